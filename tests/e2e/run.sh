@@ -140,6 +140,11 @@ if [ $rc -eq 0 ]; then
   echo "e2e: 1 passed, 0 failed"
   exit 0
 fi
+nestor_log="$(find "$work/user-data/logs" -name '*-Nestor.log' 2>/dev/null | head -1)"
+if [ -n "$nestor_log" ]; then
+  echo "e2e: last lines of the Nestor output channel:" >&2
+  tail -15 "$nestor_log" | sed 's/^/  | /' >&2
+fi
 echo "e2e: screenshots and logs are in $out" >&2
 echo "e2e: 0 passed, 1 failed"
 exit 1

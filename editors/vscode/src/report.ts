@@ -230,7 +230,9 @@ export function renderChartSvg(report: ProfileReport, g: ChartGeometry = DEFAULT
 
   const axisY = g.top + report.variants.length * g.rowHeight + 4;
   parts.push(`<g class="axis"><line x1="${plotLeft}" y1="${axisY}" x2="${plotLeft + plotWidth}" y2="${axisY}"/>`);
-  const ticks = 4;
+  // Round tick steps: 2 -> 0.5 steps, 1, 2.5 and 5 -> fifths.
+  const mantissa = scaleMax / Math.pow(10, Math.floor(Math.log10(scaleMax)));
+  const ticks = Math.abs(mantissa - 2) < 1e-9 ? 4 : 5;
   for (let t = 0; t <= ticks; t++) {
     const ms = (scaleMax * t) / ticks;
     const tx = r(x(ms));

@@ -1,0 +1,100 @@
+// Entry point of the analysis: source text -> Clang AST -> nestor::FileModel.
+//
+//   auto tu = nestor::analyzeFile("k.cu", opts);          // parse + build the model
+//   for (const nestor::LoopSite &l : (*tu)->model().loops) ...
+//   const clang::Stmt *s = (*tu)->loopStmt(l.id);           // the AST behind it
+//
+// An AnalyzedTU owns the parsed AST, so rewriters produce edits from it
+// without parsing again. Parsing recovers from errors: clang's errors become
+// FileModel::parseDiagnostics and every kernel that parsed is still analysed.
+#pragma once
+
+#include "nestor/CompileFlags.h"
+#include "nestor/Model.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace clang {
+class ASTContext;
+class SourceManager;
+class Stmt;
+class FunctionDecl;
+class CUDAKernelCallExpr;
+class LangOptions;
+} // namespace clang
+
+namespace nestor {
+
+struct AnalysisOptions {
+  FlagOptions flags;
+  /// Contents to analyse instead of the file on disk (unsaved editor buffer).
+  std::optional<std::string> contents;
+  /// Set to true from another thread to abandon the parse (LSP cancellation).
+  const std::atomic<bool> *cancelled = nullptr;
+};
+
+class PreambleCache;
+struct ParsedTU; // the CompilerInstance and action behind an AnalyzedTU
+
+class AnalyzedTU {
+public:
+  ~AnalyzedTU();
+  const FileModel &model() const { return model_; }
+  FileModel &model() { return model_; }
+
+  clang::ASTContext &astContext() const;
+  clang::SourceManager &sourceManager() const;
+  const clang::LangOptions &langOptions() const;
+  /// The text that was analysed (the buffer, for unsaved editor contents).
+  llvm::StringRef mainFileText() const;
+  const std::string &mainFile() const { return model_.file; }
+
+  const clang::Stmt *loopStmt(int loopId) const;
+  const clang::CUDAKernelCallExpr *launchExpr(int launchId) const;
+  const clang::FunctionDecl *functionDecl(const std::string &name) const;
+
+  // Filled by the model builder.
+  std::map<int, const clang::Stmt *> loopNodes;
+  std::map<int, const clang::CUDAKernelCallExpr *> launchNodes;
+  std::map<std::string, const clang::FunctionDecl *> functionNodes;
+
+private:
+  friend llvm::Expected<std::unique_ptr<AnalyzedTU>>
+  analyzeFile(const std::string &, const AnalysisOptions &, PreambleCache *);
+  std::unique_ptr<ParsedTU> parsed_;
+  FileModel model_;
+};
+
+/// Parses `path` (or opts.contents) and builds its model. Fails only when the
+/// input cannot be read or the compile flags cannot be determined; parse
+/// errors inside the file are part of the model instead.
+llvm::Expected<std::unique_ptr<AnalyzedTU>>
+analyzeFile(const std::string &path, const AnalysisOptions &opts, PreambleCache *preambles = nullptr);
+
+/// Keeps the precompiled preamble (the #include block, i.e. the CUDA headers)
+/// of each file, so that re-analysing an edited buffer does not re-read the
+/// headers, as clangd does. Thread-safe.
+class PreambleCache {
+public:
+  PreambleCache();
+  ~PreambleCache();
+  size_t size() const;
+  void forget(const std::string &file);
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+/// Checks what every input must pass before it is parsed: it exists, is a
+/// regular readable file, is not binary, and is CUDA source (.cu/.cuh).
+llvm::Error checkInputFile(const std::string &path, bool requireCudaExtension = true);
+bool isCudaSourcePath(llvm::StringRef path);
+
+} // namespace nestor

@@ -1,0 +1,48 @@
+// Finding and translating the compile flags a CUDA file is analysed with.
+//
+// Flags come from, in order: a compile_commands.json given with `-p DIR`; one
+// found by searching upwards from the file (DIR/compile_commands.json or
+// DIR/build/compile_commands.json, as clangd does); the flags given after `--`
+// on the command line; a default set. nvcc-only flags are translated to their
+// clang equivalents or dropped, and the dropped ones are reported.
+#pragma once
+
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nestor {
+
+struct FlagOptions {
+  std::optional<std::string> compileCommandsDir; ///< -p DIR
+  std::optional<std::vector<std::string>> userFlags; ///< flags after `--`
+  std::string gpuArch = "sm_90";
+  std::string cudaPath; ///< empty: $CUDA_PATH, then /usr/local/cuda
+};
+
+struct CompileCommand {
+  std::vector<std::string> args;    ///< clang driver args, args[0] is the driver, ends with the file
+  std::vector<std::string> dropped; ///< nvcc flags clang does not take
+  std::string origin;               ///< "compile_commands.json at DIR", "flags after --", "default flags"
+  std::string directory;            ///< working directory of the command
+  bool fallbackCudaHeaders = false; ///< no CUDA toolkit: clang's built-ins + our header
+};
+
+/// Translates nvcc flags (without the compiler and input file) to clang flags.
+std::vector<std::string> translateNvccFlags(const std::vector<std::string> &in,
+                                            std::vector<std::string> &dropped);
+
+/// The CUDA toolkit to parse against, or "" when none is installed.
+std::string findCudaPath(const std::string &preferred);
+
+/// The compile command for `file`. Fails with a one-line message for an
+/// unreadable or malformed compile database.
+llvm::Expected<CompileCommand> compileCommandFor(const std::string &file, const FlagOptions &opts);
+
+/// Path of the header used when no CUDA toolkit is found (kept in memory).
+const char *fallbackCudaHeaderPath();
+const char *fallbackCudaHeaderText();
+
+} // namespace nestor

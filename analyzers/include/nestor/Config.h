@@ -1,0 +1,54 @@
+// .nestor.yaml: per-workspace configuration, parsed with llvm::yaml.
+//
+//   rules:
+//     np-parallel-loop: note      # off | on | note | warning | error
+//     dp-launch-in-loop: off
+//   profile:                      # read by `nestor profile` (profiler issue)
+//     build: "nvcc -O3 -rdc=true -arch=sm_90 {defines} {source} -o {exe} -lcudadevrt"
+//     run: "{exe} --n 65536"
+//     outputs: [out.bin]
+//     check: ""
+//     tolerance: 1e-6
+//     repetitions: 20
+//     timeout: 60
+#pragma once
+#include "nestor/Finding.h"
+
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nestor {
+
+struct RuleSetting {
+  bool enabled = true;
+  std::optional<Severity> severity;
+};
+
+struct ProfileConfig {
+  std::string build, run, check;
+  std::vector<std::string> outputs;
+  double tolerance = 0;
+  unsigned repetitions = 0;
+  unsigned timeoutSeconds = 0;
+};
+
+struct Config {
+  std::string path; ///< where it was read from ("" for defaults)
+  std::map<std::string, RuleSetting> rules;
+  ProfileConfig profile;
+
+  bool enabled(const std::string &rule) const;
+  Severity severityOf(const std::string &rule, Severity fallback) const;
+};
+
+/// Parses configuration text; errors name the file, line and problem.
+llvm::Expected<Config> parseConfig(llvm::StringRef text, llvm::StringRef path);
+llvm::Expected<Config> loadConfig(const std::string &path);
+/// .nestor.yaml in the directory of `file` or the nearest parent, if any.
+std::optional<std::string> findConfigFor(const std::string &file);
+
+} // namespace nestor

@@ -1,0 +1,57 @@
+// Conclusions drawn from the model that rules, rewriters and the LSP server
+// share: which loops are CUDA-NP candidates and which pragma they need.
+#pragma once
+#include "nestor/Model.h"
+
+#include "llvm/ADT/StringRef.h"
+
+namespace nestor {
+
+/// The pragma CUDA-NP needs for a loop: its reductions and scans.
+inline NpPragma inferredPragma(const LoopSite &l) {
+  NpPragma p;
+  p.isParallelFor = true;
+  auto group = [](const std::vector<Reduction> &rs, std::vector<VarOpClause> &out) {
+    for (const Reduction &r : rs) {
+      bool merged = false;
+      for (auto &c : out)
+        if (c.op == r.op) { c.vars.push_back(r.var); merged = true; }
+      if (!merged) out.push_back({r.op, {r.var}, {}});
+    }
+  };
+  group(l.reductions, p.reductions);
+  group(l.scans, p.scans);
+  return p;
+}
+
+/// Candidate for `#pragma np parallel for`: a canonical loop in a kernel with
+/// independent iterations (apart from reductions and scans), not a
+/// grid-stride loop, with no device launch inside.
+inline bool isNpCandidate(const LoopSite &l) {
+  if (!l.inKernel || l.kind != "for" || !l.iterationsIndependent() || l.gridStride || l.hasDeviceLaunch)
+    return false;
+  if (l.tripCount == TripCountClass::Constant && l.constantTripCount && *l.constantTripCount < 4) return false;
+  if (!l.atomics.empty()) return false;
+  return true;
+}
+
+/// Leading whitespace of the line that holds `offset`.
+inline std::string indentationAt(llvm::StringRef text, unsigned offset) {
+  size_t lineStart = text.rfind('\n', offset == 0 ? 0 : offset - 1);
+  lineStart = lineStart == llvm::StringRef::npos ? 0 : lineStart + 1;
+  size_t i = lineStart;
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+  return text.slice(lineStart, i).str();
+}
+
+inline SourceSpan lineStartSpan(const SourceSpan &at, llvm::StringRef text) {
+  SourceSpan s = at;
+  size_t lineStart = text.rfind('\n', at.begin.offset == 0 ? 0 : at.begin.offset - 1);
+  lineStart = lineStart == llvm::StringRef::npos ? 0 : lineStart + 1;
+  s.begin.offset = unsigned(lineStart);
+  s.begin.column = 1;
+  s.end = s.begin;
+  return s;
+}
+
+} // namespace nestor

@@ -1,0 +1,257 @@
+// The Nestor model: what the analysis learned about one translation unit.
+//
+// This header is the stable API that rules, rewriters, the LSP server and the
+// `nestor analyze --json` output read. It is plain data on purpose (no Clang
+// types), so consumers can copy, serialise and compare it; the AST nodes behind
+// each entry are reachable through nestor::AnalyzedTU (Analysis.h) for the
+// rewriters, which need them to produce edits without parsing again.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nestor {
+
+/// A position in a file: 1-based line and column (columns count bytes, as
+/// clang does) and the 0-based byte offset into the file.
+struct SourcePos {
+  unsigned line = 0;
+  unsigned column = 0;
+  unsigned offset = 0;
+  bool valid() const { return line != 0; }
+};
+
+/// A half-open byte range [begin, end) in one file.
+struct SourceSpan {
+  std::string file;
+  SourcePos begin;
+  SourcePos end;
+  bool valid() const { return begin.valid(); }
+};
+
+/// Operators of the CUDA-NP `reduction(op:list)` and `scan(op:list)` clauses
+/// (cuda-np.md §3.6).
+enum class ReductionOp { Add, Mul, Max, Min, BitAnd, BitOr, BitXor, LogicalAnd, LogicalOr };
+const char *spelling(ReductionOp op);                 // "+", "*", "max", ...
+std::optional<ReductionOp> parseReductionOp(const std::string &text);
+
+enum class NpType { Unspecified, Inter, Intra };
+
+/// One `op:list` group of a reduction or scan clause.
+struct VarOpClause {
+  ReductionOp op = ReductionOp::Add;
+  std::vector<std::string> vars;
+  SourceSpan span;
+};
+
+struct PragmaError {
+  std::string message;
+  SourceSpan span; ///< the exact range of the offending token
+};
+
+/// A parsed `#pragma np ...` directive.
+struct NpPragma {
+  SourceSpan span;         ///< the whole directive line
+  std::string text;        ///< text after `#pragma`, e.g. "np parallel for reduction(+:s)"
+  bool isParallelFor = false;
+  std::vector<VarOpClause> reductions;
+  std::vector<VarOpClause> scans;
+  std::vector<std::string> copyin;
+  std::optional<unsigned> numThreads; ///< slave threads per master (num_threads)
+  NpType npType = NpType::Unspecified;
+  std::optional<unsigned> smVersion;
+  std::vector<PragmaError> errors;
+  int loopId = -1; ///< the loop it is attached to, -1 when misplaced
+  bool valid() const { return errors.empty(); }
+  /// Canonical spelling, e.g. "#pragma np parallel for reduction(+:sum)".
+  std::string canonical() const;
+};
+
+/// How the trip count of a loop varies (issue: constant / uniform / irregular).
+enum class TripCountClass {
+  Constant,  ///< a compile-time constant
+  Uniform,   ///< the same for all threads of a block (parameters, blockIdx, ...)
+  Irregular, ///< differs per thread (thread ids, data indexed by thread ids)
+  Unknown,   ///< no canonical induction variable
+};
+const char *spelling(TripCountClass c);
+
+/// How a value varies across the threads of a block.
+enum class Variance { Constant, Uniform, ThreadVarying };
+
+struct ArrayAccess {
+  std::string array;        ///< base expression text, e.g. "a" or "g->rows"
+  std::string index;        ///< index expression text
+  bool isWrite = false;
+  bool dependsOnThread = false;    ///< index varies with thread ids
+  bool dependsOnInduction = false; ///< index uses the loop's induction variable
+  bool indirect = false;           ///< index contains a memory load (gather/scatter)
+  /// Consecutive threads touch consecutive elements (threadIdx.x appears with
+  /// unit stride): the access coalesces across a warp.
+  bool threadContiguous = false;
+  std::string memorySpace;         ///< "global", "shared", "local", "constant" or "unknown"
+  SourceSpan span;
+};
+
+struct Reduction {
+  ReductionOp op = ReductionOp::Add;
+  std::string var;
+  SourceSpan span; ///< the update statement
+};
+
+struct LoopCarriedDependence {
+  std::string var;
+  std::string reason;
+  SourceSpan span;
+};
+
+struct LoopSite {
+  int id = -1;
+  SourceSpan span;        ///< the whole loop statement
+  SourceSpan headerSpan;  ///< `for (...)` up to the closing parenthesis
+  SourceSpan bodySpan;
+  std::string function;   ///< enclosing function
+  bool inKernel = false;  ///< enclosing function is __global__
+  bool inDeviceCode = false; ///< __global__ or __device__
+  std::string kind;       ///< "for", "while", "do"
+  std::string inductionVar;  ///< empty when not canonical
+  std::string inductionType;
+  std::string init, condition, step; ///< source texts
+  std::string lowerBound, upperBound; ///< texts, when canonical
+  std::string stepAmount;             ///< e.g. "1"
+  bool upperInclusive = false;        ///< `<=`
+  TripCountClass tripCount = TripCountClass::Unknown;
+  std::optional<int64_t> constantTripCount;
+  unsigned depth = 0;     ///< 0 for an outermost loop of its function
+  int parentLoop = -1;
+  std::vector<ArrayAccess> accesses;
+  std::vector<Reduction> reductions;
+  std::vector<Reduction> scans;
+  std::vector<LoopCarriedDependence> carriedDependences;
+  /// Scalars declared outside the loop that every iteration writes before it
+  /// reads them: private to an iteration; their last value is live-out
+  /// (cuda-np.md §3.2).
+  std::vector<std::string> privatized;
+  /// `for (i = tid; i < n; i += blockDim.x * gridDim.x)`: the thread's share of
+  /// a flat loop, not nested parallelism.
+  bool gridStride = false;
+  std::vector<std::string> liveIns;      ///< scalars defined before, used inside
+  std::vector<std::string> localArrays;  ///< thread-local arrays used inside
+  std::vector<SourceSpan> barriers;
+  std::vector<SourceSpan> atomics;
+  std::vector<SourceSpan> breaks;    ///< break out of this loop
+  std::vector<SourceSpan> returns;
+  std::vector<SourceSpan> gotos;
+  std::vector<std::string> calls;
+  bool hasWarpIntrinsics = false;
+  bool hasDeviceLaunch = false;
+  int pragma = -1; ///< index into FileModel::pragmas, -1 without one
+
+  /// Independent iterations apart from recognised reductions and scans.
+  bool iterationsIndependent() const {
+    return !inductionVar.empty() && carriedDependences.empty() && barriers.empty() &&
+           breaks.empty() && returns.empty() && gotos.empty() && !hasWarpIntrinsics;
+  }
+};
+
+struct SharedDecl {
+  std::string name;
+  std::string type;
+  uint64_t sizeBytes = 0; ///< 0 for `extern __shared__` (dynamic)
+  bool isExtern = false;
+  SourceSpan span;
+};
+
+struct LocalArray {
+  std::string name;
+  std::string elementType;
+  uint64_t elements = 0;
+  uint64_t sizeBytes = 0;
+  SourceSpan span;
+};
+
+struct Parameter {
+  std::string name;
+  std::string type;
+};
+
+/// A use of a notable construct inside a kernel (barrier, intrinsic, ...).
+struct ConstructUse {
+  std::string name; ///< e.g. "__syncthreads", "__shfl_down_sync", "atomicAdd"
+  SourceSpan span;
+};
+
+struct Kernel {
+  std::string name;
+  SourceSpan span;
+  SourceSpan nameSpan;
+  SourceSpan bodySpan;
+  bool isGlobal = true; ///< false for __device__ functions that are modelled too
+  std::vector<Parameter> params;
+  std::optional<std::string> launchBoundsMaxThreads; ///< __launch_bounds__ args (texts)
+  std::optional<std::string> launchBoundsMinBlocks;
+  std::optional<uint64_t> launchBoundsMaxThreadsValue;
+  std::vector<SharedDecl> shared;
+  std::vector<LocalArray> localArrays;
+  std::vector<ConstructUse> barriers;
+  std::vector<ConstructUse> warpIntrinsics;
+  std::vector<ConstructUse> cooperativeGroups;
+  std::vector<ConstructUse> atomics;
+  std::vector<ConstructUse> deviceSyncs; ///< device-side cudaDeviceSynchronize
+  bool usesThreadIdx = false;
+  bool usesBlockDim = false;
+  bool isRecursive = false; ///< launches or calls itself (directly or through callees)
+  std::vector<int> launchedBy; ///< LaunchSite ids that launch this kernel
+  std::vector<int> loops;      ///< LoopSite ids inside it
+};
+
+struct LaunchSite {
+  int id = -1;
+  SourceSpan span;        ///< the whole `k<<<...>>>(...)` expression
+  SourceSpan configSpan;  ///< from `<<<` to `>>>`
+  bool deviceSide = false;
+  std::string parent;     ///< enclosing function
+  std::string child;      ///< launched kernel
+  std::string grid, block, sharedMem, stream; ///< texts ("" when absent)
+  SourceSpan gridSpan, blockSpan;
+  std::vector<std::string> args;
+  std::optional<std::string> threads; ///< inferred child thread count (thesis §3.1.3)
+  std::string threadsHow;             ///< which Fig. 3.2 pattern matched
+  std::vector<int> enclosingLoops;
+  bool inBranch = false;
+  bool everyThreadMayLaunch = false;  ///< not restricted to one thread per block/warp
+  bool serializable = false;
+  std::vector<std::string> reasons;   ///< why not serialisable
+  std::vector<SourceSpan> reasonSpans;
+  bool followedByDeviceSync = false;
+};
+
+/// An error or warning clang reported while parsing.
+struct ParseDiagnostic {
+  std::string severity; ///< "error" or "warning"
+  std::string message;
+  SourceSpan span;
+};
+
+struct FileModel {
+  std::string file;
+  std::vector<Kernel> kernels;
+  std::vector<LoopSite> loops;
+  std::vector<LaunchSite> launches;
+  std::vector<NpPragma> pragmas;
+  std::vector<ParseDiagnostic> parseDiagnostics;
+  /// Device-side cudaDeviceSynchronize() calls; ConstructUse::name is the
+  /// enclosing __global__/__device__ function.
+  std::vector<ConstructUse> deviceSyncs;
+  std::vector<std::string> droppedFlags; ///< nvcc flags that clang does not take
+  std::vector<std::string> compileFlags; ///< the flags the file was parsed with
+  bool usedFallbackCudaHeaders = false;
+
+  const Kernel *findKernel(const std::string &name) const;
+  const LoopSite *loopAtLine(unsigned line) const;
+  const LaunchSite *launchAtLine(unsigned line) const;
+};
+
+} // namespace nestor

@@ -1,0 +1,337 @@
+#include "nestor/CompileFlags.h"
+
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+namespace nestor {
+
+namespace {
+
+// nvcc flags that take a separate value and mean nothing to analysis.
+bool isDroppedWithValue(llvm::StringRef f) {
+  return f == "-ccbin" || f == "--compiler-bindir" || f == "-Xptxas" || f == "-Xlinker" ||
+         f == "-Xnvlink" || f == "-Xfatbin" || f == "-maxrregcount" || f == "--maxrregcount" ||
+         f == "-o" || f == "--output-file" || f == "-t" || f == "--threads" || f == "-cudart" ||
+         f == "--cudart" || f == "-MF" || f == "-MT" || f == "-MQ" || f == "--keep-dir" ||
+         f == "-odir" || f == "--split-compile" || f == "-ptxas-options" || f == "--nvlink-options";
+}
+
+// nvcc flags (alone, or as --flag=value) that clang does not take.
+bool isDroppedAlone(llvm::StringRef f) {
+  static const char *prefixes[] = {
+      "--expt-relaxed-constexpr", "--expt-extended-lambda", "--extended-lambda", "-lineinfo",
+      "--generate-line-info", "-G", "--device-debug", "-ccbin=", "--compiler-bindir=",
+      "--ptxas-options=", "-Xptxas=", "--maxrregcount=", "-maxrregcount=", "-cudart=",
+      "--cudart=", "--keep", "-keep", "-lcudadevrt", "-lcudart", "-dlink", "--device-link",
+      "-Wno-deprecated-gpu-targets", "--Wno-deprecated-gpu-targets", "-MD", "-MMD",
+      "--resource-usage", "-res-usage", "--source-in-ptx", "--threads=", "-t=", "--split-compile=",
+      "-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler",
+      "--display-error-number", "--diag-suppress=", "-diag-suppress=", "-Werror=cross-execution-space-call",
+      "--relocatable-device-code=false", "-rdc=false", "--keep-dir=", "-c", "-E", "-M", "-MP",
+  };
+  for (const char *p : prefixes) {
+    llvm::StringRef ps(p);
+    if (ps.ends_with("=") ? f.starts_with(ps) : f == ps) return true;
+  }
+  return f.starts_with("-l") || f.starts_with("-L") || f.starts_with("-o") ||
+         f.starts_with("--gpu-code=") || f.starts_with("-code=");
+}
+
+std::string archToClang(llvm::StringRef arch) {
+  // compute_90 / sm_90 / sm_90a -> sm_90(a)
+  arch = arch.trim();
+  if (arch.consume_front("compute_")) return "--cuda-gpu-arch=sm_" + arch.str();
+  if (arch.starts_with("sm_")) return "--cuda-gpu-arch=" + arch.str();
+  if (arch == "native" || arch == "all" || arch == "all-major") return "";
+  return "--cuda-gpu-arch=" + arch.str();
+}
+
+void addArchFromGencode(llvm::StringRef value, std::vector<std::string> &out) {
+  // arch=compute_90,code=sm_90  or  arch=compute_90,code=[sm_90,compute_90]
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  value.split(parts, ',');
+  for (llvm::StringRef p : parts) {
+    if (p.consume_front("arch=")) {
+      std::string a = archToClang(p);
+      if (!a.empty()) out.push_back(a);
+      return;
+    }
+  }
+}
+
+} // namespace
+
+std::vector<std::string> translateNvccFlags(const std::vector<std::string> &in,
+                                            std::vector<std::string> &dropped) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < in.size(); ++i) {
+    llvm::StringRef f(in[i]);
+    auto value = [&](llvm::StringRef eqForm) -> std::optional<std::string> {
+      if (f.starts_with(eqForm)) return f.drop_front(eqForm.size()).str();
+      if (f == eqForm.drop_back() && i + 1 < in.size()) return in[++i];
+      return std::nullopt;
+    };
+    if (auto a = value("-arch=")) { auto s = archToClang(*a); if (!s.empty()) out.push_back(s); continue; }
+    if (auto a = value("--gpu-architecture=")) { auto s = archToClang(*a); if (!s.empty()) out.push_back(s); continue; }
+    if (auto g = value("-gencode=")) { addArchFromGencode(*g, out); continue; }
+    if (auto g = value("--generate-code=")) { addArchFromGencode(*g, out); continue; }
+    if (f == "-rdc=true" || f == "--relocatable-device-code=true" || f == "-dc" ||
+        f == "--device-c" || f == "-rdc") {
+      out.push_back("-fgpu-rdc");
+      continue;
+    }
+    if (auto x = value("-Xcompiler=")) {
+      llvm::SmallVector<llvm::StringRef, 4> parts;
+      llvm::StringRef(*x).split(parts, ',', -1, false);
+      for (auto p : parts) out.push_back(p.trim().str());
+      continue;
+    }
+    if (auto x = value("--compiler-options=")) {
+      llvm::SmallVector<llvm::StringRef, 4> parts;
+      llvm::StringRef(*x).split(parts, ',', -1, false);
+      for (auto p : parts) out.push_back(p.trim().str());
+      continue;
+    }
+    if (auto s = value("--default-stream=")) {
+      if (*s == "per-thread") out.push_back("-fgpu-default-stream=per-thread");
+      else if (*s == "legacy") out.push_back("-fgpu-default-stream=legacy");
+      continue;
+    }
+    if (f == "--use_fast_math" || f == "-use_fast_math") { out.push_back("-ffast-math"); continue; }
+    if (auto s = value("--std=")) { out.push_back("-std=" + *s); continue; }
+    if (f == "-std" && i + 1 < in.size()) { out.push_back("-std=" + in[++i]); continue; }
+    if (auto s = value("--include-path=")) { out.push_back("-I" + *s); continue; }
+    if (auto s = value("--define-macro=")) { out.push_back("-D" + *s); continue; }
+    if (f == "-x" && i + 1 < in.size()) { ++i; continue; } // we always parse as CUDA
+    if (f == "-I" || f == "-D" || f == "-U" || f == "-isystem" || f == "-include" || f == "-iquote") {
+      out.push_back(in[i]);
+      if (i + 1 < in.size()) out.push_back(in[++i]);
+      continue;
+    }
+    if (isDroppedWithValue(f)) {
+      dropped.push_back(in[i] + (i + 1 < in.size() ? " " + in[i + 1] : ""));
+      ++i;
+      continue;
+    }
+    if (isDroppedAlone(f)) { dropped.push_back(in[i]); continue; }
+    out.push_back(in[i]);
+  }
+  return out;
+}
+
+std::string findCudaPath(const std::string &preferred) {
+  auto ok = [](const std::string &dir) {
+    return !dir.empty() && llvm::sys::fs::exists(dir + "/include/cuda_runtime.h");
+  };
+  if (ok(preferred)) return preferred;
+  if (auto env = llvm::sys::Process::GetEnv("CUDA_PATH"); env && ok(*env)) return *env;
+  if (auto env = llvm::sys::Process::GetEnv("CUDA_HOME"); env && ok(*env)) return *env;
+  if (ok("/usr/local/cuda")) return "/usr/local/cuda";
+  return "";
+}
+
+namespace {
+
+bool looksLikeNvcc(llvm::StringRef driver) {
+  return llvm::sys::path::filename(driver).starts_with("nvcc");
+}
+
+// Finishes a command: translated flags + what every Nestor parse needs.
+CompileCommand finish(const std::string &file, std::vector<std::string> flags,
+                      std::vector<std::string> dropped, std::string origin, std::string dir,
+                      const FlagOptions &opts) {
+  CompileCommand cc;
+  cc.origin = std::move(origin);
+  cc.directory = std::move(dir);
+  cc.dropped = std::move(dropped);
+  cc.args.push_back(NESTOR_CLANG_DRIVER);
+  cc.args.push_back("-x");
+  cc.args.push_back("cuda");
+  // One parse, on the host side: clang parses __device__ and __global__ bodies
+  // there too, and one job is what a tool can keep an AST of.
+  cc.args.push_back("--cuda-host-only");
+  cc.args.push_back("-fsyntax-only");
+  cc.args.push_back("-resource-dir=" NESTOR_CLANG_RESOURCE_DIR);
+  bool hasArch = false, hasRdc = false, hasCudaPath = false;
+  for (const auto &f : flags) {
+    llvm::StringRef s(f);
+    hasArch |= s.starts_with("--cuda-gpu-arch=") || s.starts_with("--offload-arch=");
+    hasRdc |= s == "-fgpu-rdc";
+    hasCudaPath |= s.starts_with("--cuda-path=");
+  }
+  std::string cuda = findCudaPath(opts.cudaPath);
+  if (!hasCudaPath) {
+    if (cuda.empty()) {
+      cc.fallbackCudaHeaders = true;
+      cc.args.push_back("-nocudainc");
+      cc.args.push_back("-nocudalib");
+      cc.args.push_back("-include");
+      cc.args.push_back(fallbackCudaHeaderPath());
+    } else {
+      cc.args.push_back("--cuda-path=" + cuda);
+    }
+  }
+  if (!hasArch) cc.args.push_back("--cuda-gpu-arch=" + opts.gpuArch);
+  // Without relocatable device code every device-side <<<>>> is an error.
+  if (!hasRdc) cc.args.push_back("-fgpu-rdc");
+  cc.args.push_back("-Wno-unknown-cuda-version");
+  cc.args.push_back("-ferror-limit=0");
+  for (auto &f : flags) cc.args.push_back(std::move(f));
+  cc.args.push_back(file);
+  return cc;
+}
+
+std::optional<std::string> findDatabaseDirUpwards(const std::string &file) {
+  llvm::SmallString<256> dir(file);
+  llvm::sys::fs::make_absolute(dir);
+  llvm::sys::path::remove_filename(dir);
+  while (!dir.empty()) {
+    for (const char *sub : {"", "build"}) {
+      llvm::SmallString<256> candidate(dir);
+      if (*sub) llvm::sys::path::append(candidate, sub);
+      llvm::SmallString<256> db(candidate);
+      llvm::sys::path::append(db, "compile_commands.json");
+      if (llvm::sys::fs::exists(db)) return std::string(candidate);
+    }
+    llvm::StringRef parent = llvm::sys::path::parent_path(dir);
+    if (parent == dir) break;
+    dir = parent;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+llvm::Expected<CompileCommand> compileCommandFor(const std::string &file, const FlagOptions &opts) {
+  std::optional<std::string> dbDir = opts.compileCommandsDir;
+  bool explicitDb = dbDir.has_value();
+  if (!dbDir && !opts.userFlags) dbDir = findDatabaseDirUpwards(file);
+
+  if (dbDir) {
+    std::string error;
+    llvm::SmallString<256> dbFile(*dbDir);
+    llvm::sys::path::append(dbFile, "compile_commands.json");
+    if (!llvm::sys::fs::exists(dbFile)) {
+      if (explicitDb)
+        return llvm::createStringError("no compile_commands.json in '%s'", dbDir->c_str());
+    } else {
+      auto db = clang::tooling::JSONCompilationDatabase::loadFromFile(
+          dbFile, error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+      if (!db)
+        return llvm::createStringError("malformed compile database %s: %s", dbFile.c_str(),
+                                       error.c_str());
+      llvm::SmallString<256> abs(file);
+      llvm::sys::fs::make_absolute(abs);
+      auto cmds = db->getCompileCommands(abs);
+      if (!cmds.empty()) {
+        const auto &cmd = cmds.front();
+        std::vector<std::string> raw;
+        // Drop the driver and every mention of the input file.
+        for (size_t i = 1; i < cmd.CommandLine.size(); ++i) {
+          llvm::StringRef a(cmd.CommandLine[i]);
+          if (a == cmd.Filename || llvm::sys::path::filename(a) == llvm::sys::path::filename(file)) continue;
+          raw.push_back(cmd.CommandLine[i]);
+        }
+        std::vector<std::string> dropped;
+        std::vector<std::string> flags = translateNvccFlags(raw, dropped);
+        (void)looksLikeNvcc(cmd.CommandLine.empty() ? "" : cmd.CommandLine[0]);
+        // Relative include paths are relative to the command's directory.
+        for (auto &f : flags) {
+          llvm::StringRef s(f);
+          if (s.starts_with("-I") && s.size() > 2 && !llvm::sys::path::is_absolute(s.drop_front(2))) {
+            llvm::SmallString<256> p(cmd.Directory);
+            llvm::sys::path::append(p, s.drop_front(2));
+            f = "-I" + std::string(p);
+          }
+        }
+        return finish(std::string(abs), std::move(flags), std::move(dropped),
+                      "compile_commands.json in " + *dbDir, cmd.Directory, opts);
+      }
+      if (explicitDb && !opts.userFlags) {
+        // The file is not in the database: fall through to defaults, like clangd.
+      }
+    }
+  }
+  std::vector<std::string> dropped;
+  if (opts.userFlags) {
+    auto flags = translateNvccFlags(*opts.userFlags, dropped);
+    return finish(file, std::move(flags), std::move(dropped), "flags after --", "", opts);
+  }
+  return finish(file, {}, {}, "default flags", "", opts);
+}
+
+const char *fallbackCudaHeaderPath() { return "/nestor-builtin/nestor_cuda_fallback.h"; }
+
+const char *fallbackCudaHeaderText() {
+  // Enough of the CUDA runtime API for kernels to parse when no toolkit is
+  // installed (-nocudainc): attributes, dim3, launch configuration, common
+  // intrinsics. Analysis only; nothing here is ever compiled to code.
+  return R"cuda(
+#pragma once
+#define __host__ __attribute__((host))
+#define __device__ __attribute__((device))
+#define __global__ __attribute__((global))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#include <__clang_cuda_builtin_vars.h>
+typedef __SIZE_TYPE__ size_t;
+typedef struct CUstream_st *cudaStream_t;
+typedef enum cudaError { cudaSuccess = 0, cudaErrorUnknown = 999 } cudaError_t;
+#define cudaStreamFireAndForget ((cudaStream_t)0x4)
+#define cudaStreamTailLaunch ((cudaStream_t)0x3)
+struct dim3 {
+  unsigned x, y, z;
+  __host__ __device__ constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
+};
+extern "C" __host__ __device__ unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, void *stream = 0);
+extern "C" __host__ __device__ cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, cudaStream_t stream = 0);
+extern "C" __host__ __device__ cudaError_t cudaDeviceSynchronize(void);
+extern "C" __host__ __device__ cudaError_t cudaGetLastError(void);
+extern "C" __host__ cudaError_t cudaMalloc(void **p, size_t n);
+extern "C" __host__ cudaError_t cudaFree(void *p);
+extern "C" __host__ cudaError_t cudaMemcpy(void *d, const void *s, size_t n, int kind);
+extern "C" __device__ int printf(const char *, ...);
+__device__ void __syncthreads(void);
+__device__ int __syncthreads_count(int);
+__device__ int __syncthreads_and(int);
+__device__ int __syncthreads_or(int);
+__device__ void __syncwarp(unsigned mask = 0xffffffffu);
+__device__ void __threadfence(void);
+__device__ unsigned __activemask(void);
+__device__ unsigned __ballot_sync(unsigned, int);
+__device__ int __any_sync(unsigned, int);
+__device__ int __all_sync(unsigned, int);
+template <class T> __device__ T __shfl_sync(unsigned, T, int, int = 32);
+template <class T> __device__ T __shfl_up_sync(unsigned, T, unsigned, int = 32);
+template <class T> __device__ T __shfl_down_sync(unsigned, T, unsigned, int = 32);
+template <class T> __device__ T __shfl_xor_sync(unsigned, T, int, int = 32);
+template <class T> __device__ T atomicAdd(T *, T);
+template <class T> __device__ T atomicSub(T *, T);
+template <class T> __device__ T atomicMin(T *, T);
+template <class T> __device__ T atomicMax(T *, T);
+template <class T> __device__ T atomicExch(T *, T);
+template <class T> __device__ T atomicCAS(T *, T, T);
+template <class T> __device__ T atomicAnd(T *, T);
+template <class T> __device__ T atomicOr(T *, T);
+template <class T> __device__ T atomicXor(T *, T);
+template <class T> __host__ __device__ T min(T a, T b) { return a < b ? a : b; }
+template <class T> __host__ __device__ T max(T a, T b) { return a < b ? b : a; }
+__host__ __device__ float sqrtf(float);
+__host__ __device__ float fabsf(float);
+__host__ __device__ float fminf(float, float);
+__host__ __device__ float fmaxf(float, float);
+__host__ __device__ float ceilf(float);
+__host__ __device__ double ceil(double);
+__host__ __device__ double sqrt(double);
+)cuda";
+}
+
+} // namespace nestor

@@ -1,0 +1,244 @@
+// `nestor rewrite FILE --at LINE[:COL] --apply a[,b...] [--param k=v]... [-i | -o OUT | --diff]`
+//
+// Rewrites compose in the order given (threshold -> coarsen -> aggregate is
+// the thesis' order): after each one the result is analysed again and the
+// same target (the n-th launch of the child in its parent, or the n-th loop
+// of the function) is looked up in the new text.
+#include "Commands.h"
+#include "Options.h"
+
+#include "nestor/Analysis.h"
+#include "nestor/Rewrite.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace nestor::cli {
+
+cl::opt<std::string> RewriteAt("at", cl::desc("LINE[:COL] of the loop, its pragma, or the launch"), cl::sub(RewriteCmd));
+cl::opt<std::string> RewriteApply("apply", cl::desc("Rewrites to apply, comma-separated, in order"), cl::sub(RewriteCmd));
+cl::opt<std::string> RewriteOutput("o", cl::desc("Write the result to this file (atomically)"), cl::value_desc("file"),
+                                   cl::sub(RewriteCmd));
+cl::list<std::string> RewriteParams("param", cl::desc("name=value parameter of a rewrite"), cl::sub(RewriteCmd));
+cl::opt<bool> RewriteInPlace("i", cl::desc("Rewrite the file in place (atomically)"), cl::sub(RewriteCmd));
+cl::opt<bool> RewriteDiff("diff", cl::desc("Print a unified diff instead of the file"), cl::sub(RewriteCmd));
+cl::opt<bool> RewriteList("list", cl::desc("List the rewrites that apply at --at, and why the others do not"),
+                          cl::sub(RewriteCmd));
+
+namespace {
+
+// Identifies a target independently of line numbers, so it can be found again
+// after an earlier rewrite moved it.
+struct StableTarget {
+  RewriteTarget::Kind kind;
+  std::string function; // loop: enclosing function; launch: parent
+  std::string child;    // launch only
+  int ordinal = 0;      // n-th such site in the function
+};
+
+StableTarget stable(const FileModel &m, const RewriteTarget &t) {
+  StableTarget s{t.kind, "", "", 0};
+  if (t.kind == RewriteTarget::Kind::Launch) {
+    const LaunchSite &l = m.launches[size_t(t.id)];
+    s.function = l.parent;
+    s.child = l.child;
+    for (const LaunchSite &o : m.launches)
+      if (o.id < l.id && o.parent == l.parent && o.child == l.child) ++s.ordinal;
+  } else {
+    const LoopSite &l = m.loops[size_t(t.id)];
+    s.function = l.function;
+    for (const LoopSite &o : m.loops)
+      if (o.id < l.id && o.function == l.function) ++s.ordinal;
+  }
+  return s;
+}
+
+std::optional<RewriteTarget> find(const FileModel &m, const StableTarget &s) {
+  int n = 0;
+  if (s.kind == RewriteTarget::Kind::Launch) {
+    for (const LaunchSite &l : m.launches)
+      if (l.parent == s.function && l.child == s.child && n++ == s.ordinal) return RewriteTarget{s.kind, l.id};
+  } else {
+    for (const LoopSite &l : m.loops)
+      if (l.function == s.function && n++ == s.ordinal) return RewriteTarget{s.kind, l.id};
+  }
+  return std::nullopt;
+}
+
+std::string location(const std::string &file, const SourceSpan &s) {
+  return s.valid() ? file + ":" + std::to_string(s.begin.line) + ":" + std::to_string(s.begin.column) : file;
+}
+
+int printDiff(const std::string &file, const std::string &before, const std::string &after) {
+  SmallString<128> a, b;
+  int fa, fb;
+  if (sys::fs::createTemporaryFile("nestor-before", "cu", fa, a) || sys::fs::createTemporaryFile("nestor-after", "cu", fb, b)) {
+    errs() << "nestor rewrite: cannot create temporary files for --diff\n";
+    return 2;
+  }
+  { raw_fd_ostream o(fa, true); o << before; }
+  { raw_fd_ostream o(fb, true); o << after; }
+  auto diff = sys::findProgramByName("diff");
+  if (!diff) {
+    errs() << "nestor rewrite: --diff needs the 'diff' program on PATH\n";
+    return 2;
+  }
+  std::string la = "--label=" + file, lb = "--label=" + file + " (rewritten)";
+  std::vector<StringRef> argv{*diff, "-u", la, lb, a, b};
+  int rc = sys::ExecuteAndWait(*diff, argv);
+  sys::fs::remove(a);
+  sys::fs::remove(b);
+  return rc == 0 || rc == 1 ? 0 : 2;
+}
+
+} // namespace
+
+int runRewrite(const std::optional<std::vector<std::string>> &compileFlags) {
+  if (Inputs.size() != 1) {
+    errs() << "nestor rewrite: give exactly one file\n";
+    return 2;
+  }
+  const std::string file = Inputs.front();
+  if (RewriteAt.empty()) {
+    errs() << "nestor rewrite: --at LINE is required\n";
+    return 2;
+  }
+  unsigned line = 0;
+  if (StringRef(RewriteAt).split(':').first.getAsInteger(10, line) || line == 0) {
+    errs() << "nestor rewrite: --at expects LINE or LINE:COL, got '" << RewriteAt << "'\n";
+    return 2;
+  }
+  if (int(RewriteInPlace) + int(!RewriteOutput.empty()) + int(RewriteDiff) > 1) {
+    errs() << "nestor rewrite: -i, -o and --diff exclude each other\n";
+    return 2;
+  }
+  nestor::RewriteParams given;
+  for (const std::string &p : RewriteParams) {
+    auto [k, v] = StringRef(p).split('=');
+    if (k.empty() || v.empty()) {
+      errs() << "nestor rewrite: --param expects name=value, got '" << p << "'\n";
+      return 2;
+    }
+    given[k.str()] = v.str();
+  }
+
+  AnalysisOptions opts;
+  if (!BuildPath.empty()) opts.flags.compileCommandsDir = BuildPath.getValue();
+  opts.flags.userFlags = compileFlags;
+  opts.flags.gpuArch = GpuArch;
+  auto tu = analyzeFile(file, opts);
+  if (!tu) {
+    errs() << "error: " << toString(tu.takeError()) << "\n";
+    return 2;
+  }
+
+  if (RewriteList) {
+    for (const Rewrite *r : allRewrites()) {
+      auto target = targetAtLine((*tu)->model(), r->targetKind(), line);
+      if (!target) {
+        outs() << r->id() << ": no " << (r->targetKind() == RewriteTarget::Kind::Loop ? "loop" : "launch")
+               << " at line " << line << "\n";
+        continue;
+      }
+      for (const nestor::RewriteParams &v : r->variants()) {
+        Applicability a = r->prepare(**tu, *target, v);
+        outs() << r->id() << " [" << r->title(v) << "]: "
+               << (a.applies ? "applies" : "not offered: " + a.reason + (a.blocker.valid() ? " (line " + std::to_string(a.blocker.begin.line) + ")" : ""))
+               << "\n";
+      }
+    }
+    return 0;
+  }
+
+  if (RewriteApply.empty()) {
+    errs() << "nestor rewrite: --apply NAME[,NAME...] is required (see --list)\n";
+    return 2;
+  }
+  SmallVector<StringRef, 4> names;
+  StringRef(RewriteApply).split(names, ',', -1, false);
+  std::vector<const Rewrite *> chain;
+  for (StringRef n : names) {
+    const Rewrite *r = findRewrite(n.trim().str());
+    if (!r) {
+      std::string known;
+      for (const Rewrite *k : allRewrites()) known += std::string(known.empty() ? "" : ", ") + k->id();
+      errs() << "nestor rewrite: unknown rewrite '" << n << "' (known: " << known << ")\n";
+      return 2;
+    }
+    chain.push_back(r);
+  }
+
+  std::string original = (*tu)->mainFileText().str();
+  std::string current = original;
+  std::unique_ptr<AnalyzedTU> cur = std::move(*tu);
+  std::optional<StableTarget> where;
+  for (size_t i = 0; i < chain.size(); ++i) {
+    const Rewrite *r = chain[i];
+    std::optional<RewriteTarget> target;
+    if (!where || where->kind != r->targetKind()) target = targetAtLine(cur->model(), r->targetKind(), line);
+    else target = find(cur->model(), *where);
+    if (!target) {
+      errs() << "nestor rewrite: " << r->id() << ": no "
+             << (r->targetKind() == RewriteTarget::Kind::Loop ? "loop" : "kernel launch") << " at " << file << ":" << line
+             << "\n";
+      return 1;
+    }
+    // Parameters: only those this rewrite declares.
+    nestor::RewriteParams mine;
+    for (const auto &[k, v] : given)
+      for (const ParamSpec &s : r->params())
+        if (s.name == k) mine[k] = v;
+    auto params = resolveParams(*r, mine);
+    if (!params) {
+      errs() << "nestor rewrite: " << toString(params.takeError()) << "\n";
+      return 2;
+    }
+    Applicability a = r->prepare(*cur, *target, *params);
+    if (!a.applies) {
+      errs() << "nestor rewrite: " << r->id() << " does not apply at " << location(file, a.blocker.valid() ? a.blocker : SourceSpan{})
+             << ": " << a.reason << "\n";
+      return 1;
+    }
+    where = stable(cur->model(), *target);
+    auto reps = r->apply(*cur, *target, *params);
+    if (!reps) {
+      errs() << "nestor rewrite: " << r->id() << ": " << toString(reps.takeError()) << "\n";
+      return 1;
+    }
+    auto text = applyReplacements(*cur, *reps);
+    if (!text) {
+      errs() << "nestor rewrite: " << r->id() << ": " << toString(text.takeError()) << "\n";
+      return 1;
+    }
+    current = *text;
+    if (i + 1 < chain.size()) {
+      AnalysisOptions next = opts;
+      next.contents = current;
+      auto again = analyzeFile(file, next);
+      if (!again) {
+        errs() << "error: " << toString(again.takeError()) << "\n";
+        return 2;
+      }
+      cur = std::move(*again);
+    }
+  }
+
+  if (RewriteDiff) return printDiff(file, original, current);
+  if (RewriteInPlace || !RewriteOutput.empty()) {
+    std::string out = RewriteInPlace ? file : RewriteOutput.getValue();
+    if (auto err = writeFileAtomically(out, current)) {
+      errs() << "nestor rewrite: " << toString(std::move(err)) << "\n";
+      return 2;
+    }
+    return 0;
+  }
+  outs() << current;
+  return 0;
+}
+
+} // namespace nestor::cli

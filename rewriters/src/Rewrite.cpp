@@ -1,0 +1,130 @@
+#include "nestor/Rewrite.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+namespace nestor {
+
+const std::vector<const Rewrite *> &allRewrites() {
+  static const std::vector<const Rewrite *> all = [] {
+    std::vector<const Rewrite *> r;
+#define NESTOR_REWRITE(Name) r.push_back(&Name##Rewrite());
+#include "nestor/Rewrites.def"
+#undef NESTOR_REWRITE
+    return r;
+  }();
+  return all;
+}
+
+const Rewrite *findRewrite(const std::string &id) {
+  for (const Rewrite *r : allRewrites())
+    if (id == r->id()) return r;
+  return nullptr;
+}
+
+llvm::Expected<RewriteParams> resolveParams(const Rewrite &r, const RewriteParams &given) {
+  RewriteParams out;
+  std::vector<ParamSpec> specs = r.params();
+  for (const auto &[k, v] : given) {
+    bool known = false;
+    for (const ParamSpec &s : specs) {
+      if (s.name != k) continue;
+      known = true;
+      if (!s.values.empty() && std::find(s.values.begin(), s.values.end(), v) == s.values.end()) {
+        std::string allowed;
+        for (auto &a : s.values) allowed += (allowed.empty() ? "" : ", ") + a;
+        return llvm::createStringError("%s: parameter %s=%s is not one of %s", r.id(), k.c_str(), v.c_str(),
+                                       allowed.c_str());
+      }
+      if (s.values.empty()) {
+        char *end = nullptr;
+        long n = std::strtol(v.c_str(), &end, 10);
+        if (v.empty() || *end || n <= 0)
+          return llvm::createStringError("%s: parameter %s needs a positive integer, got '%s'", r.id(), k.c_str(), v.c_str());
+      }
+    }
+    if (!known) return llvm::createStringError("%s: unknown parameter '%s'", r.id(), k.c_str());
+    out[k] = v;
+  }
+  for (const ParamSpec &s : specs)
+    if (!out.count(s.name)) out[s.name] = s.defaultValue;
+  return out;
+}
+
+std::optional<RewriteTarget> targetAtLine(const FileModel &m, RewriteTarget::Kind kind, unsigned line) {
+  if (kind == RewriteTarget::Kind::Launch) {
+    if (const LaunchSite *l = m.launchAtLine(line)) return RewriteTarget{kind, l->id};
+    return std::nullopt;
+  }
+  if (const LoopSite *l = m.loopAtLine(line)) return RewriteTarget{kind, l->id};
+  return std::nullopt;
+}
+
+clang::tooling::Replacement replacementFor(const AnalyzedTU &tu, unsigned b, unsigned e, llvm::StringRef text) {
+  return clang::tooling::Replacement(tu.mainFile(), b, e - b, text);
+}
+
+llvm::Expected<std::string> applyReplacements(const AnalyzedTU &tu, const clang::tooling::Replacements &r) {
+  return clang::tooling::applyAllReplacements(tu.mainFileText(), r);
+}
+
+std::vector<TextEdit> toTextEdits(const AnalyzedTU &tu, const clang::tooling::Replacements &reps) {
+  llvm::StringRef text = tu.mainFileText();
+  auto posAt = [&](unsigned offset) {
+    SourcePos p;
+    p.offset = offset;
+    p.line = 1;
+    size_t lineStart = 0;
+    for (size_t i = 0; i < offset && i < text.size(); ++i)
+      if (text[i] == '\n') { ++p.line; lineStart = i + 1; }
+    p.column = unsigned(offset - lineStart) + 1;
+    return p;
+  };
+  std::vector<TextEdit> out;
+  for (const auto &r : reps) {
+    TextEdit e;
+    e.span.file = tu.mainFile();
+    e.span.begin = posAt(r.getOffset());
+    e.span.end = posAt(r.getOffset() + r.getLength());
+    e.newText = r.getReplacementText().str();
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+llvm::Error writeFileAtomically(const std::string &path, llvm::StringRef contents) {
+  llvm::SmallString<256> dir(path);
+  llvm::sys::path::remove_filename(dir);
+  if (dir.empty()) dir = ".";
+  llvm::SmallString<256> model(dir);
+  llvm::sys::path::append(model, llvm::sys::path::filename(path) + ".nestor-%%%%%%.tmp");
+  int fd = -1;
+  llvm::SmallString<256> tmp;
+  if (auto ec = llvm::sys::fs::createUniqueFile(model, fd, tmp))
+    return llvm::createStringError("%s: cannot create a temporary file: %s", path.c_str(), ec.message().c_str());
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << contents;
+    os.flush();
+    if (os.has_error()) {
+      std::string msg = os.error().message();
+      os.clear_error();
+      llvm::sys::fs::remove(tmp);
+      return llvm::createStringError("%s: write failed: %s", path.c_str(), msg.c_str());
+    }
+  }
+  // Keep the permissions of the file being replaced.
+  llvm::sys::fs::file_status st;
+  if (!llvm::sys::fs::status(path, st)) llvm::sys::fs::setPermissions(tmp, st.permissions());
+  if (auto ec = llvm::sys::fs::rename(tmp, path)) {
+    llvm::sys::fs::remove(tmp);
+    return llvm::createStringError("%s: cannot replace the file: %s", path.c_str(), ec.message().c_str());
+  }
+  return llvm::Error::success();
+}
+
+} // namespace nestor

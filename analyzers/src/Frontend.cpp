@@ -158,12 +158,17 @@ struct ParsedTU {
 struct PreambleCache::Impl {
   mutable std::mutex mu;
   std::map<std::string, std::shared_ptr<clang::PrecompiledPreamble>> byFile;
+  size_t builds = 0;
 };
 PreambleCache::PreambleCache() : impl(std::make_unique<Impl>()) {}
 PreambleCache::~PreambleCache() = default;
 size_t PreambleCache::size() const {
   std::lock_guard<std::mutex> l(impl->mu);
   return impl->byFile.size();
+}
+size_t PreambleCache::builds() const {
+  std::lock_guard<std::mutex> l(impl->mu);
+  return impl->builds;
 }
 void PreambleCache::forget(const std::string &file) {
   std::lock_guard<std::mutex> l(impl->mu);
@@ -261,6 +266,7 @@ analyzeFile(const std::string &pathIn, const AnalysisOptions &opts, PreambleCach
         parsed->preamble = std::make_shared<clang::PrecompiledPreamble>(std::move(*built));
         std::lock_guard<std::mutex> l(preambles->impl->mu);
         preambles->impl->byFile[path] = parsed->preamble;
+        ++preambles->impl->builds;
       }
     }
   }

@@ -87,6 +87,9 @@ public:
   PreambleCache();
   ~PreambleCache();
   size_t size() const;
+  /// Preambles built so far (cache misses): lets tests check that an edit
+  /// below the #include block reuses the preamble instead of rebuilding it.
+  size_t builds() const;
   void forget(const std::string &file);
   struct Impl;
   std::unique_ptr<Impl> impl;

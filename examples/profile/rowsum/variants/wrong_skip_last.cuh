@@ -1,0 +1,18 @@
+// Deliberately wrong variant (for the profiler's correctness check): the
+// fast warp-per-row kernel, but it drops the last column of every row.
+#pragma once
+
+__global__ void rowsum_warp_skip_last(const float* matrix, float* sums, int rows, int cols) {
+  int row = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  int lane = threadIdx.x % 32;
+  if (row >= rows) return;
+  const float* line = matrix + static_cast<size_t>(row) * cols;
+  float sum = 0;
+  for (int c = lane; c < cols - 1; c += 32) sum += line[c];
+  for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+  if (lane == 0) sums[row] = sum;
+}
+
+inline void launch_rowsum(const float* matrix, float* sums, int rows, int cols) {
+  rowsum_warp_skip_last<<<(rows * 32 + 255) / 256, 256>>>(matrix, sums, rows, cols);
+}

@@ -1,0 +1,141 @@
+#include "nestor/profiler/cache.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <mutex>
+#include <vector>
+
+namespace nestor::profiler {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+// Plain SHA-256 (FIPS 180-4); small enough to keep profiler/ free of a crypto dependency.
+struct Sha256 {
+  std::array<uint32_t, 8> h{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  std::vector<uint8_t> buffer;
+  uint64_t length = 0;
+
+  static uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+  void block(const uint8_t* p) {
+    static const uint32_t k[64] = {
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,
+        0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc,
+        0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
+        0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08,
+        0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
+        0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+    uint32_t w[64];
+    for (int i = 0; i < 16; ++i) w[i] = uint32_t(p[4 * i]) << 24 | uint32_t(p[4 * i + 1]) << 16 | uint32_t(p[4 * i + 2]) << 8 | p[4 * i + 3];
+    for (int i = 16; i < 64; ++i) {
+      uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+      uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+    for (int i = 0; i < 64; ++i) {
+      uint32_t t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k[i] + w[i];
+      uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+      hh = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
+    }
+    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+  }
+  void update(const std::string& data) {
+    length += data.size();
+    for (unsigned char c : data) {
+      buffer.push_back(c);
+      if (buffer.size() == 64) {
+        block(buffer.data());
+        buffer.clear();
+      }
+    }
+  }
+  std::string hex() {
+    uint64_t bits = length * 8;
+    std::string pad(1, char(0x80));
+    size_t current = (length + 1) % 64;
+    pad += std::string(current <= 56 ? 56 - current : 120 - current, '\0');
+    for (int i = 7; i >= 0; --i) pad += char((bits >> (8 * i)) & 0xff);
+    for (unsigned char c : pad) {
+      buffer.push_back(c);
+      if (buffer.size() == 64) {
+        block(buffer.data());
+        buffer.clear();
+      }
+    }
+    char out[65];
+    for (int i = 0; i < 8; ++i) std::snprintf(out + 8 * i, 9, "%08x", h[i]);
+    return std::string(out, 64);
+  }
+};
+} // namespace
+
+std::string sha256_hex(const std::string& data) {
+  Sha256 sha;
+  sha.update(data);
+  return sha.hex();
+}
+
+std::string hash_tree(const fs::path& dir) {
+  std::vector<fs::path> files;
+  for (auto& entry : fs::recursive_directory_iterator(dir))
+    if (entry.is_regular_file()) files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  Sha256 sha;
+  for (auto& file : files) {
+    std::ifstream in(file, std::ios::binary);
+    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string relative = fs::relative(file, dir).generic_string();
+    sha.update(relative + '\0' + std::to_string(content.size()) + '\0');
+    sha.update(content);
+  }
+  return sha.hex();
+}
+
+std::string cache_key(const CacheKeyInputs& in) {
+  json j = {
+      {"source_hash", in.source_hash}, {"baseline_source_hash", in.baseline_source_hash}, {"variant", in.variant_id},
+      {"params", in.params}, {"flags", in.flags}, {"build", in.build_command}, {"run", in.run_command},
+      {"check", in.check}, {"timing", in.timing}, {"gpu", in.gpu}, {"driver", in.driver_version},
+      {"cuda", in.cuda_version},
+  };
+  return sha256_hex(j.dump()); // nlohmann::json objects keep keys sorted: the dump is canonical
+}
+
+ResultCache::ResultCache(fs::path path) : path_(std::move(path)) {
+  std::ifstream in(path_);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    try {
+      json record = json::parse(line);
+      entries_[record.at("key").get<std::string>()] = variant_from_json(record.at("result"));
+    } catch (const std::exception&) {
+      ++skipped_;
+    }
+  }
+}
+
+std::optional<VariantResult> ResultCache::find(const std::string& key) const {
+  auto it = entries_.find(key);
+  if (it == entries_.end()) return std::nullopt;
+  return it->second;
+}
+
+void ResultCache::append(const std::string& key, const VariantResult& result) {
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
+  if (path_.has_parent_path()) fs::create_directories(path_.parent_path());
+  std::ofstream out(path_, std::ios::app);
+  if (!out) throw std::runtime_error("cannot append to cache '" + path_.string() + "'");
+  json record = {{"key", key}, {"result", to_json(result)}};
+  out << record.dump() << '\n'; // one line per record: a crash mid-write only loses that line
+  if (!out.flush()) throw std::runtime_error("error while writing cache '" + path_.string() + "'");
+  entries_[key] = result;
+}
+
+} // namespace nestor::profiler

@@ -1,0 +1,110 @@
+// nestor-runner PLAN.json -o RESULTS.json: builds, checks and times every
+// variant of a plan, then writes the results and the recommendation.
+#include "nestor/profiler/report.h"
+#include "nestor/profiler/runner.h"
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+
+namespace {
+
+constexpr int kExitOk = 0, kExitError = 1, kExitUsage = 2, kExitNoDevice = 3;
+
+void usage(std::FILE* to) {
+  std::fprintf(to,
+               "usage: nestor-runner PLAN.json -o RESULTS.json [options]\n"
+               "  -o, --output FILE     results JSON (required)\n"
+               "  --report FILE         also write a report; .json, .md or .svg (repeatable)\n"
+               "  --cache FILE          results cache (JSON lines); default <plan dir>/.nestor-runner-cache.jsonl\n"
+               "  --fresh               measure everything again instead of reusing cached results\n"
+               "  --cupti-lib FILE      libnestor_cupti.so (default: next to nestor-runner, or $NESTOR_CUPTI_LIB)\n"
+               "  --jobs N              parallel builds (default: CPU cores)\n"
+               "  --keep-scratch        keep the scratch copies and logs\n"
+               "  --quiet               no progress lines, no table on stdout\n"
+               "exit codes: 0 results written, 1 error, 2 bad usage or plan, 3 no CUDA device\n");
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  using namespace nestor::profiler;
+  std::string plan_path, output_path;
+  std::vector<std::string> reports;
+  RunnerOptions options;
+  bool quiet = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](const char* name) -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "nestor-runner: %s needs a value\n", name);
+        std::exit(kExitUsage);
+      }
+      return argv[++i];
+    };
+    if (arg == "-h" || arg == "--help") {
+      usage(stdout);
+      return kExitOk;
+    } else if (arg == "-o" || arg == "--output") output_path = value("-o");
+    else if (arg == "--report") reports.push_back(value("--report"));
+    else if (arg == "--cache") options.cache_path = value("--cache");
+    else if (arg == "--fresh") options.fresh = true;
+    else if (arg == "--cupti-lib") options.cupti_library = value("--cupti-lib");
+    else if (arg == "--jobs") {
+      std::string n = value("--jobs");
+      char* end = nullptr;
+      long jobs = std::strtol(n.c_str(), &end, 10);
+      if (*end || jobs < 1 || jobs > 1024) {
+        std::fprintf(stderr, "nestor-runner: --jobs needs a positive integer, got '%s'\n", n.c_str());
+        return kExitUsage;
+      }
+      options.build_jobs = static_cast<unsigned>(jobs);
+    } else if (arg == "--keep-scratch") options.keep_scratch = true;
+    else if (arg == "--quiet") quiet = true;
+    else if (!arg.empty() && arg[0] == '-') {
+      std::fprintf(stderr, "nestor-runner: unknown option '%s'\n", arg.c_str());
+      usage(stderr);
+      return kExitUsage;
+    } else if (plan_path.empty()) plan_path = arg;
+    else {
+      std::fprintf(stderr, "nestor-runner: more than one plan given ('%s' and '%s')\n", plan_path.c_str(), arg.c_str());
+      return kExitUsage;
+    }
+  }
+  if (plan_path.empty() || output_path.empty()) {
+    usage(stderr);
+    return kExitUsage;
+  }
+  for (auto& r : reports)
+    if (!(r.ends_with(".json") || r.ends_with(".md") || r.ends_with(".svg"))) {
+      std::fprintf(stderr, "nestor-runner: report '%s' must end in .json, .md or .svg\n", r.c_str());
+      return kExitUsage;
+    }
+  if (!quiet) options.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+
+  try {
+    Plan plan = load_plan(plan_path);
+    Results results = run_plan(plan, options);
+    {
+      // -o is always JSON, whatever its extension.
+      std::ofstream out(output_path);
+      out << to_json(results).dump(2) << '\n';
+      if (!out.flush()) throw std::runtime_error("cannot write results '" + output_path + "'");
+    }
+    for (auto& r : reports) write_report(results, r);
+    if (!quiet) std::cout << render_markdown(results);
+    return kExitOk;
+  } catch (const NoDeviceError& e) {
+    std::fprintf(stderr, "nestor-runner: %s\nNothing was built or run. Run on a machine with a CUDA GPU, or check CUDA_VISIBLE_DEVICES.\n",
+                 e.what());
+    return kExitNoDevice;
+  } catch (const PlanError& e) {
+    std::fprintf(stderr, "nestor-runner: bad plan: %s\n", e.what());
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "nestor-runner: %s\n", e.what());
+    return kExitError;
+  }
+}

@@ -1,0 +1,97 @@
+// Stands in for a user's GPU program in the runner tests (no GPU needed).
+//
+//   fake_gpu_program build SRC EXE   "compiles" SRC: fails when SRC says
+//                                    behaviour=build_error, else writes EXE, a
+//                                    script that runs `fake_gpu_program run SRC`.
+//   fake_gpu_program run SRC OUT     behaves as SRC says, writes OUT.
+//
+// SRC is a key=value file: behaviour (ok, wrong, crash, hang, exit_nonzero,
+// cuda_error, missing_output, build_error), sleep_ms (run time), value_offset
+// (added to every output value, to test tolerances).
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+static std::map<std::string, std::string> read_config(const char* path) {
+  std::map<std::string, std::string> config;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    auto eq = line.find('=');
+    if (eq != std::string::npos) config[line.substr(0, eq)] = line.substr(eq + 1);
+  }
+  return config;
+}
+
+static void sleep_ms(double ms) { std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long>(ms * 1000))); }
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: %s build SRC EXE | run SRC OUT\n", argv[0]);
+    return 64;
+  }
+  std::string mode = argv[1];
+  auto config = read_config(argv[2]);
+  std::string behaviour = config.count("behaviour") ? config["behaviour"] : "ok";
+
+  if (mode == "build") {
+    if (behaviour == "build_error") {
+      std::fprintf(stderr, "%s:1:1: error: fake compile error requested by the test\n", argv[2]);
+      return 1;
+    }
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) return 70;
+    self[n] = '\0';
+    std::ofstream exe(argv[3]);
+    exe << "#!/bin/sh\nexec '" << self << "' run '" << argv[2] << "' \"$@\"\n";
+    exe.close();
+    chmod(argv[3], 0755);
+    return 0;
+  }
+  if (mode != "run") return 64;
+
+  // Deterministic "noise": the n-th run of this work dir sleeps sleep_ms plus
+  // the n-th offset of a fixed cycle, so equal variants get equal distributions.
+  static const double jitter[] = {-3, 2, 0, 3, -2, 1, -1, 0};
+  int run_index = 0;
+  {
+    std::ifstream in(".fake-run-count");
+    in >> run_index;
+    std::ofstream out(".fake-run-count");
+    out << run_index + 1;
+  }
+  double sleep = config.count("sleep_ms") ? std::atof(config["sleep_ms"].c_str()) : 10;
+  sleep_ms(sleep + (sleep > 5 ? jitter[run_index % 8] : 0));
+
+  if (behaviour == "crash") std::abort();
+  if (behaviour == "exit_nonzero") {
+    std::fprintf(stderr, "fake program: failing on purpose\n");
+    return 2;
+  }
+  if (behaviour == "hang") {
+    pid_t child = fork();
+    if (child == 0) {
+      for (;;) pause();
+    }
+    std::ofstream("child.pid") << child;
+    for (;;) pause();
+  }
+  if (behaviour == "missing_output") return 0;
+
+  double offset = config.count("value_offset") ? std::atof(config["value_offset"].c_str()) : 0;
+  if (behaviour == "wrong") offset += 1;
+  std::ofstream out(argv[3]);
+  for (int i = 0; i < 10; ++i) out << (i * 0.5 + offset) << (i % 5 == 4 ? '\n' : ' ');
+  std::printf("fake program: wrote %s\n", argv[3]);
+  if (behaviour == "cuda_error") std::fprintf(stderr, "main.cu:42: CUDA error cudaErrorIllegalAddress: an illegal memory access was encountered\n");
+  return 0;
+}

@@ -1,0 +1,260 @@
+// nestor-runner logic against a fake program (fake_gpu_program.cpp) instead of
+// a GPU program, with wall-clock timing and the NESTOR_RUNNER_ASSUME_DEVICES
+// test seam. What is checked is the runner's handling of builds, runs,
+// failures, output checks, timing loop, cache and recommendation.
+#include "nestor/profiler/report.h"
+#include "nestor/profiler/process.h"
+#include "nestor/profiler/runner.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sys/wait.h>
+
+using namespace nestor::profiler;
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+#ifndef NESTOR_FAKE_PROGRAM
+#error "NESTOR_FAKE_PROGRAM must be defined by CMake"
+#endif
+
+namespace {
+
+struct RunnerFixture : ::testing::Test {
+  fs::path dir;
+  json plan;
+  std::vector<std::string> progress_lines;
+  RunnerOptions options;
+
+  void SetUp() override {
+    setenv("NESTOR_RUNNER_ASSUME_DEVICES", "1", 1);
+    dir = fs::temp_directory_path() / ("nestor-runner-test-" + std::to_string(getpid())) /
+          ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    fs::remove_all(dir);
+    fs::create_directories(dir / "project");
+    fs::create_directories(dir / "variants");
+    write(dir / "project/main.fake", "behaviour=ok\nsleep_ms=30\n");
+    write(dir / "project/README", "project file that must stay untouched\n");
+    plan = {
+        {"schema_version", 1},
+        {"project_dir", "project"},
+        {"scratch_dir", "scratch"},
+        {"build", {{"command", std::string(NESTOR_FAKE_PROGRAM) + " build {source} {exe}"}, {"timeout_s", 30}}},
+        {"run", {{"command", "{exe} out.txt"}, {"timeout_s", 1.5}}},
+        {"check", {{"outputs", {"out.txt", "<stdout>"}}, {"rel_tolerance", 1e-6}, {"abs_tolerance", 1e-6}}},
+        {"timing", {{"mode", "wall_clock"}, {"min_samples", 5}, {"max_samples", 8}, {"noise_target", 0.5}, {"time_limit_s", 5}}},
+        {"variants", json::array({{{"id", "baseline"}, {"baseline", true}, {"source", "main.fake"}}})},
+    };
+    options.cache_path = dir / "cache.jsonl";
+    options.progress = [this](const std::string& line) { progress_lines.push_back(line); };
+  }
+  void TearDown() override { unsetenv("NESTOR_RUNNER_ASSUME_DEVICES"); }
+
+  static void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
+
+  void add_variant(const std::string& id, const std::string& config, json extra = json::object()) {
+    write(dir / "variants" / (id + ".fake"), config);
+    json v = {{"id", id}, {"source", "main.fake"}, {"files", {{"main.fake", "variants/" + id + ".fake"}}}};
+    v.update(extra);
+    plan["variants"].push_back(v);
+  }
+
+  Results run() {
+    std::ofstream(dir / "plan.json") << plan.dump(2);
+    return run_plan(load_plan(dir / "plan.json"), options);
+  }
+
+  static const VariantResult& find(const Results& r, const std::string& id) {
+    for (auto& v : r.variants)
+      if (v.id == id) return v;
+    throw std::runtime_error("no variant " + id);
+  }
+};
+
+TEST_F(RunnerFixture, ClassifiesEveryFailureAndRecommendsFastestCorrect) {
+  add_variant("fast", "behaviour=ok\nsleep_ms=10\n", {{"params", {{"coarsening", 4}}}});
+  add_variant("slow", "behaviour=ok\nsleep_ms=60\n");
+  add_variant("close_floats", "behaviour=ok\nsleep_ms=30\nvalue_offset=1e-9\n");
+  add_variant("far_floats", "behaviour=ok\nsleep_ms=1\nvalue_offset=1e-3\n");
+  add_variant("wrong", "behaviour=wrong\nsleep_ms=1\n");
+  add_variant("crash", "behaviour=crash\nsleep_ms=1\n");
+  add_variant("hang", "behaviour=hang\nsleep_ms=1\n");
+  add_variant("build_error", "behaviour=build_error\n");
+  add_variant("cuda_error", "behaviour=cuda_error\nsleep_ms=1\n");
+  add_variant("exit_nonzero", "behaviour=exit_nonzero\nsleep_ms=1\n");
+  add_variant("missing_output", "behaviour=missing_output\nsleep_ms=1\n");
+  options.keep_scratch = true;
+  Results r = run();
+
+  EXPECT_TRUE(r.environment.devices_assumed);
+  EXPECT_EQ(r.timing_mode, "wall_clock");
+  EXPECT_EQ(find(r, "baseline").status, VariantStatus::Ok);
+  EXPECT_EQ(find(r, "fast").status, VariantStatus::Ok);
+  EXPECT_EQ(find(r, "slow").status, VariantStatus::Ok);
+  EXPECT_EQ(find(r, "close_floats").status, VariantStatus::Ok) << find(r, "close_floats").reason;
+  EXPECT_EQ(find(r, "far_floats").status, VariantStatus::OutputMismatch) << "1e-3 is beyond the tolerance";
+  EXPECT_EQ(find(r, "wrong").status, VariantStatus::OutputMismatch);
+  EXPECT_NE(find(r, "wrong").reason.find("differs from the baseline"), std::string::npos) << find(r, "wrong").reason;
+  EXPECT_EQ(find(r, "crash").status, VariantStatus::Crashed) << find(r, "crash").reason;
+  EXPECT_EQ(find(r, "hang").status, VariantStatus::Timeout);
+  EXPECT_EQ(find(r, "build_error").status, VariantStatus::BuildFailed);
+  EXPECT_NE(find(r, "build_error").log_tail.find("fake compile error"), std::string::npos);
+  EXPECT_EQ(find(r, "cuda_error").status, VariantStatus::CudaError);
+  EXPECT_NE(find(r, "cuda_error").reason.find("illegal memory access"), std::string::npos);
+  EXPECT_EQ(find(r, "exit_nonzero").status, VariantStatus::NonzeroExit);
+  EXPECT_NE(find(r, "exit_nonzero").reason.find("exit code 2"), std::string::npos);
+  EXPECT_EQ(find(r, "missing_output").status, VariantStatus::OutputMismatch);
+  EXPECT_NE(find(r, "missing_output").reason.find("was not written"), std::string::npos);
+
+  for (auto& v : r.variants) {
+    if (v.status == VariantStatus::Ok) {
+      ASSERT_TRUE(v.timing) << v.id;
+      EXPECT_GE(v.timing->samples.size(), 5u) << v.id;
+      EXPECT_LE(v.timing->samples.size(), 8u) << v.id;
+      EXPECT_EQ(v.timing->source, "wall_clock");
+      EXPECT_EQ(v.timing->sm_clock_mhz.size(), v.timing->samples.size());
+    } else {
+      EXPECT_FALSE(v.timing) << v.id << " failed but has a timing";
+      EXPECT_FALSE(v.reason.empty()) << v.id;
+    }
+  }
+  // Sleep times 10 / 30 / 60 ms plus process start: the order must show.
+  EXPECT_LT(find(r, "fast").timing->median, find(r, "baseline").timing->median);
+  EXPECT_LT(find(r, "baseline").timing->median, find(r, "slow").timing->median);
+  EXPECT_GE(find(r, "fast").timing->median, 7.0) << "wall clock includes the 10 ms (minus 3 ms jitter) sleep";
+
+  ASSERT_EQ(r.recommendation.decision, "variant") << r.recommendation.reason;
+  EXPECT_EQ(r.recommendation.variant, std::optional<std::string>("fast"));
+  EXPECT_EQ(find(r, "fast").params["coarsening"], 4);
+
+  // The hung program's background child was killed with its process group.
+  fs::path pid_file = dir / "scratch/hang/project/child.pid";
+  ASSERT_TRUE(fs::exists(pid_file));
+  pid_t child = std::stoi(read_file(pid_file));
+  std::string stat = read_file("/proc/" + std::to_string(child) + "/stat");
+  EXPECT_TRUE(stat.empty() || stat.find(") Z") != std::string::npos) << "hung child survived";
+  // The user's project is never modified.
+  EXPECT_EQ(read_file(dir / "project/main.fake"), "behaviour=ok\nsleep_ms=30\n");
+  EXPECT_FALSE(fs::exists(dir / "project/out.txt"));
+
+  std::string md = render_markdown(r);
+  EXPECT_NE(md.find("Test mode"), std::string::npos) << "assumed devices are stated in the report";
+}
+
+TEST_F(RunnerFixture, EqualVariantIsNotRecommended) {
+  add_variant("same", "behaviour=ok\nsleep_ms=30\n");
+  Results r = run();
+  EXPECT_EQ(find(r, "same").status, VariantStatus::Ok);
+  EXPECT_EQ(r.recommendation.decision, "keep_baseline") << r.recommendation.reason;
+}
+
+TEST_F(RunnerFixture, BrokenBaselineMeansNothingIsChecked) {
+  write(dir / "project/main.fake", "behaviour=crash\nsleep_ms=1\n");
+  add_variant("fast", "behaviour=ok\nsleep_ms=1\n");
+  add_variant("broken_build", "behaviour=build_error\n");
+  Results r = run();
+  EXPECT_EQ(find(r, "baseline").status, VariantStatus::Crashed);
+  EXPECT_EQ(find(r, "fast").status, VariantStatus::NotRun);
+  EXPECT_NE(find(r, "fast").reason.find("baseline"), std::string::npos);
+  EXPECT_EQ(find(r, "broken_build").status, VariantStatus::BuildFailed);
+  EXPECT_EQ(r.recommendation.decision, "keep_baseline");
+}
+
+TEST_F(RunnerFixture, CheckCommandDecidesCorrectness) {
+  plan["check"] = {{"command", "cmp -s out.txt {baseline_workdir}/out.txt"}, {"outputs", {"out.txt"}}};
+  add_variant("wrong", "behaviour=wrong\nsleep_ms=1\n");
+  add_variant("right", "behaviour=ok\nsleep_ms=1\n");
+  Results r = run();
+  EXPECT_EQ(find(r, "right").status, VariantStatus::Ok);
+  EXPECT_EQ(find(r, "wrong").status, VariantStatus::OutputMismatch);
+  plan["check"] = {{"command", "grep -q 'wrote out.txt' out.txt"}};
+  r = run();
+  EXPECT_EQ(find(r, "baseline").status, VariantStatus::OutputMismatch) << "a check failing on the baseline is reported";
+  EXPECT_EQ(find(r, "right").status, VariantStatus::NotRun);
+}
+
+TEST_F(RunnerFixture, CacheReusedUnlessFreshAndInvalidatedBySourceChange) {
+  add_variant("fast", "behaviour=ok\nsleep_ms=5\n");
+  add_variant("wrong", "behaviour=wrong\nsleep_ms=1\n");
+  Results first = run();
+  for (auto& v : first.variants) EXPECT_FALSE(v.from_cache) << v.id;
+
+  Results second = run();
+  for (auto& v : second.variants) EXPECT_TRUE(v.from_cache) << v.id;
+  EXPECT_EQ(find(second, "fast").timing->samples, find(first, "fast").timing->samples);
+  EXPECT_EQ(find(second, "wrong").status, VariantStatus::OutputMismatch);
+  EXPECT_EQ(second.recommendation.decision, first.recommendation.decision);
+
+  write(dir / "variants/fast.fake", "behaviour=ok\nsleep_ms=6\n");
+  Results third = run();
+  EXPECT_FALSE(find(third, "fast").from_cache) << "variant source changed";
+  EXPECT_TRUE(find(third, "wrong").from_cache);
+  EXPECT_TRUE(find(third, "baseline").from_cache);
+
+  options.fresh = true;
+  Results fresh = run();
+  for (auto& v : fresh.variants) EXPECT_FALSE(v.from_cache) << v.id;
+}
+
+TEST_F(RunnerFixture, SeveralDevicesGetOneWorkerEach) {
+  setenv("NESTOR_RUNNER_ASSUME_DEVICES", "2", 1);
+  for (int i = 0; i < 4; ++i) add_variant("v" + std::to_string(i), "behaviour=ok\nsleep_ms=20\n");
+  Results r = run();
+  std::set<int> devices;
+  for (auto& v : r.variants) {
+    ASSERT_EQ(v.status, VariantStatus::Ok) << v.id << ": " << v.reason;
+    ASSERT_TRUE(v.device);
+    devices.insert(*v.device);
+  }
+  EXPECT_EQ(devices, (std::set<int>{0, 1}));
+  EXPECT_EQ(r.environment.gpus.size(), 2u);
+}
+
+TEST_F(RunnerFixture, NoDeviceAndSeamRestrictions) {
+  unsetenv("NESTOR_RUNNER_ASSUME_DEVICES");
+  setenv("CUDA_VISIBLE_DEVICES", "", 1);
+  EXPECT_THROW(run(), NoDeviceError);
+  unsetenv("CUDA_VISIBLE_DEVICES");
+
+  setenv("NESTOR_RUNNER_ASSUME_DEVICES", "1", 1);
+  plan["timing"]["mode"] = "cupti";
+  try {
+    run();
+    FAIL() << "CUPTI timing accepted with assumed devices";
+  } catch (const PlanError& e) {
+    EXPECT_NE(std::string(e.what()).find("test seam"), std::string::npos);
+  }
+}
+
+// The executable: exit codes and files, as `nestor profile` will call it.
+TEST_F(RunnerFixture, ExecutableExitCodesAndReports) {
+  add_variant("fast", "behaviour=ok\nsleep_ms=5\n");
+  std::ofstream(dir / "plan.json") << plan.dump(2);
+  std::string runner = NESTOR_RUNNER_EXE;
+  auto status = [](const std::string& command) {
+    int s = std::system(command.c_str());
+    return WIFEXITED(s) ? WEXITSTATUS(s) : -1;
+  };
+  std::string base = runner + " " + (dir / "plan.json").string() + " --cache " + (dir / "c.jsonl").string();
+  EXPECT_EQ(status("CUDA_VISIBLE_DEVICES= NESTOR_RUNNER_ASSUME_DEVICES= " + base + " -o " + (dir / "r.json").string() +
+                   " 2>" + (dir / "err.txt").string()), 3);
+  EXPECT_NE(read_file(dir / "err.txt").find("no CUDA device"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir / "r.json"));
+
+  EXPECT_EQ(status(base + " -o " + (dir / "r.json").string() + " --report " + (dir / "r.md").string() + " --report " +
+                   (dir / "r.svg").string() + " --quiet"), 0);
+  Results r = results_from_json(json::parse(read_file(dir / "r.json")));
+  EXPECT_EQ(r.variants.size(), 2u);
+  EXPECT_NE(read_file(dir / "r.md").find("| fast |"), std::string::npos);
+  EXPECT_EQ(read_file(dir / "r.svg").rfind("<svg", 0), 0u);
+
+  EXPECT_EQ(status(base + " 2>/dev/null"), 2) << "missing -o";
+  EXPECT_EQ(status(runner + " " + (dir / "nope.json").string() + " -o x.json 2>/dev/null"), 2) << "unreadable plan";
+  EXPECT_EQ(status(base + " -o r.json --report r.pdf 2>/dev/null"), 2);
+  EXPECT_EQ(status(base + " -o r.json --bogus 2>/dev/null"), 2);
+}
+
+} // namespace

@@ -254,6 +254,7 @@ int runLint(const std::optional<std::vector<std::string>> &compileFlags) {
   if (Format == "text") {
     for (const FileResult &r : results)
       for (const Finding &f : r.findings) outs() << formatText(f, r.file) << "\n";
+    outs().flush(); // the summary goes to stderr, after the findings
     size_t total = counts[0] + counts[1] + counts[2];
     errs() << formatv("nestor: {0} finding{1} ({2} error{3}, {4} warning{5}, {6} note{7}) in {8} file{9}\n", total,
                       total == 1 ? "" : "s", counts[2], counts[2] == 1 ? "" : "s", counts[1], counts[1] == 1 ? "" : "s",

@@ -5,7 +5,8 @@
 # "SKIP: <reason>" and exits 77 when there is none; ctest reports that as
 # skipped (SKIP_RETURN_CODE 77). Every GPU test carries the label `gpu`.
 
-include_guard(GLOBAL)
+# Included from several directories: directory-scoped results (NESTOR_HAVE_CUDA,
+# the CUDA language) must be set in each, so there is no include guard.
 
 # Resolve nvcc before enable_language(CUDA) so a toolkit outside PATH is found.
 if(NOT CMAKE_CUDA_COMPILER)
@@ -20,6 +21,12 @@ if(NESTOR_ENABLE_CUDA)
   check_language(CUDA)
 endif()
 if(NESTOR_ENABLE_CUDA AND CMAKE_CUDA_COMPILER)
+  # nvcc 13 takes C++20, but CMake 3.25 does not know it; rewritten user code
+  # is usually C++17 anyway.
+  if(NOT DEFINED CMAKE_CUDA_STANDARD)
+    set(CMAKE_CUDA_STANDARD 17)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+  endif()
   if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
     # Hopper is what the project measures on; override with -DCMAKE_CUDA_ARCHITECTURES=...
     set(CMAKE_CUDA_ARCHITECTURES 90)
@@ -40,6 +47,9 @@ endif()
 # nestor_add_gpu_test(NAME SOURCES a.cu [b.cu] [RDC] [LIBS ...])
 #   Builds a CUDA test executable and registers it with ctest under label `gpu`.
 #   RDC turns on relocatable device code and links cudadevrt (dynamic parallelism).
+if(COMMAND nestor_add_gpu_test)
+  return()
+endif()
 function(nestor_add_gpu_test name)
   cmake_parse_arguments(ARG "RDC" "" "SOURCES;LIBS;ARGS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})

@@ -25,6 +25,7 @@ public:
     for (const NpPragma &p : m.pragmas) {
       if (!p.valid() || p.loopId < 0) continue;
       const LoopSite &l = m.loops[size_t(p.loopId)];
+      if (l.kind != "for" || !l.inKernel) continue; // np-pragma-misplaced reports those
       auto report = [&](const SourceSpan &at, std::string msg) {
         Finding f = rules::makeFinding(*this, p.span, std::move(msg));
         if (at.valid()) f.related.push_back({"here", at});

@@ -18,6 +18,11 @@ public:
   }
   void check(const AnalyzedTU &tu, std::vector<Finding> &out) const override {
     for (const ParseDiagnostic &d : tu.model().parseDiagnostics) {
+      // The missing device-side cudaDeviceSynchronize is dp-device-sync's finding.
+      bool explained = false;
+      for (const ConstructUse &sync : tu.model().deviceSyncs)
+        explained |= sync.span.begin.line == d.span.begin.line && d.message.find("cudaDeviceSynchronize") != std::string::npos;
+      if (explained) continue;
       SourceSpan s = d.span;
       if (!s.valid()) {
         s.file = tu.model().file;

@@ -173,6 +173,12 @@ CompileCommand finish(const std::string &file, std::vector<std::string> flags,
       cc.args.push_back(fallbackCudaHeaderPath());
     } else {
       cc.args.push_back("--cuda-path=" + cuda);
+      // CUDA 13 keeps libcu++/CUB/Thrust in include/cccl, which nvcc adds
+      // itself and clang's driver does not (cooperative_groups needs it).
+      if (llvm::sys::fs::is_directory(cuda + "/include/cccl")) {
+        cc.args.push_back("-isystem");
+        cc.args.push_back(cuda + "/include/cccl");
+      }
     }
   }
   if (!hasArch) cc.args.push_back("--cuda-gpu-arch=" + opts.gpuArch);

@@ -447,6 +447,31 @@ private:
     return false;
   }
 
+  static bool exitsImmediately(const Stmt *s) {
+    if (isa_and_nonnull<ReturnStmt>(s)) return true;
+    if (auto *cs = dyn_cast_or_null<CompoundStmt>(s)) return cs->size() == 1 && isa<ReturnStmt>(cs->body_front());
+    return false;
+  }
+
+  // True for conditions that hold for all threads but one: `tid != 0`,
+  // `threadIdx.x > 0`, `threadIdx.x` (non-zero), and `||` of those.
+  bool isOtherThreadsTest(const Expr *cond) const {
+    cond = cond->IgnoreParenImpCasts();
+    if (auto *bo = dyn_cast<BinaryOperator>(cond)) {
+      if (bo->getOpcode() == BO_LOr) return isOtherThreadsTest(bo->getLHS()) || isOtherThreadsTest(bo->getRHS());
+      Variance l = variance_.of(bo->getLHS()), r = variance_.of(bo->getRHS());
+      bool oneVarying = (l == Variance::ThreadVarying) != (r == Variance::ThreadVarying);
+      if (bo->getOpcode() == BO_NE) return oneVarying;
+      // `tid > 0` and `tid >= 1`, not bounds guards like `tid >= n`.
+      Expr::EvalResult v;
+      bool rhsConst = !bo->getRHS()->isValueDependent() && bo->getRHS()->EvaluateAsInt(v, ctx_);
+      if (bo->getOpcode() == BO_GT) return l == Variance::ThreadVarying && rhsConst && v.Val.getInt() == 0;
+      if (bo->getOpcode() == BO_GE) return l == Variance::ThreadVarying && rhsConst && v.Val.getInt() == 1;
+      return false;
+    }
+    return variance_.of(cond) == Variance::ThreadVarying && !isa<CallExpr>(cond);
+  }
+
   void visit(const Stmt *s, Context ctx) {
     if (!s) return;
     if (auto *ifs = dyn_cast<IfStmt>(s)) {
@@ -458,6 +483,18 @@ private:
       if (deviceCode() && isSingleThreadTest(ifs->getCond())) thenCtx.singleThreadGuard = true;
       visit(ifs->getThen(), thenCtx);
       visit(ifs->getElse(), inner);
+      return;
+    }
+    if (auto *cs = dyn_cast<CompoundStmt>(s); cs && deviceCode()) {
+      // `if (threadIdx.x != 0) return;` restricts the rest of the block to one
+      // thread, like an enclosing `if (threadIdx.x == 0)`.
+      Context inner = ctx;
+      for (const Stmt *c : cs->body()) {
+        visit(c, inner);
+        if (auto *ifs = dyn_cast<IfStmt>(c); ifs && !ifs->getElse() && exitsImmediately(ifs->getThen()) &&
+                                             isOtherThreadsTest(ifs->getCond()))
+          inner.singleThreadGuard = true;
+      }
       return;
     }
     if (isa<SwitchStmt, ConditionalOperator>(s)) {
@@ -651,6 +688,7 @@ private:
       return u;
     };
 
+    const VarDecl *updatingVar = nullptr; // the reduction variable whose update is being walked
     std::function<void(const Stmt *, int, bool, bool)> walk;
     // depthInLoops: nested loops inside this one (for break binding)
     // conditional: under a branch inside the body
@@ -665,9 +703,15 @@ private:
           u.op = red->second;
           u.updates.push_back(spanOf(s, ctx_));
           if (!u.firstSpan.valid()) u.firstSpan = spanOf(s, ctx_);
-          // The right-hand side may still read other things.
+          // The right-hand side may still read other things; its own mention
+          // of the variable is part of the update.
           const Expr *e = cast<Expr>(s)->IgnoreParenImpCasts();
-          if (auto *bo = dyn_cast<BinaryOperator>(e)) walk(bo->getRHS(), nestedLoops, conditional, inSwitch);
+          if (auto *bo = dyn_cast<BinaryOperator>(e)) {
+            const VarDecl *saved = updatingVar;
+            updatingVar = vd;
+            walk(bo->getRHS(), nestedLoops, conditional, inSwitch);
+            updatingVar = saved;
+          }
           return;
         }
       }
@@ -725,11 +769,10 @@ private:
       }
       if (auto *dre = dyn_cast<DeclRefExpr>(s)) {
         if (auto *vd = dyn_cast<VarDecl>(dre->getDecl())) {
-          if (outerScalar(vd)) {
+          if (outerScalar(vd) && vd != updatingVar) {
             VarUse &u = noteUse(vd);
             u.read = true;
-            if (!u.updates.empty() || u.op) u.readOutsideUpdate = true;
-            else u.readOutsideUpdate = true;
+            u.readOutsideUpdate = true;
             if (!u.written) liveIn.insert(vd);
             if (!u.firstSpan.valid()) u.firstSpan = spanOf(s, ctx_);
           }
@@ -930,6 +973,20 @@ void collectFacts(const Stmt *s, ASTContext &ctx, KernelFacts &f) {
     if (auto *fd = call->getDirectCallee()) {
       if (inCooperativeGroups(fd)) f.coop.push_back({"cooperative_groups::" + n, u.span});
       f.callees.insert(fd->getCanonicalDecl());
+    }
+  }
+  // CUDA 12+ headers no longer declare the device-side cudaDeviceSynchronize,
+  // so clang keeps such a call only as a RecoveryExpr around the callee name.
+  if (auto *re = dyn_cast<RecoveryExpr>(s)) {
+    for (const Expr *sub : re->subExpressions()) {
+      const Expr *callee = sub ? sub->IgnoreParenImpCasts() : nullptr;
+      std::string name;
+      if (auto *ule = dyn_cast_or_null<UnresolvedLookupExpr>(callee)) name = ule->getName().getAsString();
+      if (auto *dre = dyn_cast_or_null<DeclRefExpr>(callee)) name = dre->getNameInfo().getAsString();
+      if (name == "cudaDeviceSynchronize") {
+        f.syncs.push_back({name, spanOf(s, ctx)});
+        break;
+      }
     }
   }
   if (auto *dre = dyn_cast<DeclRefExpr>(s)) {

@@ -89,7 +89,7 @@ std::optional<std::string> numeratorThreads(const Expr *num, const Expr *den, AS
     std::string text = textOf(stripCasts(t.e), ctx);
     if (text.empty()) return std::nullopt;
     bool compound = isa<BinaryOperator>(stripCasts(t.e)) || isa<ConditionalOperator>(stripCasts(t.e));
-    if (compound) text = "(" + text + ")";
+    if (compound && terms.size() > 1) text = "(" + text + ")";
     if (out.empty()) out = t.negative ? "-" + text : text;
     else out += (t.negative ? " - " : " + ") + text;
   }

@@ -57,7 +57,9 @@ Recommendation recommend(const std::vector<VariantResult>& variants, const Recom
     std::snprintf(text, sizeof text,
                   "the fastest correct variant '%s' (median %s vs baseline %s, %.2fx) is not faster beyond the noise%s",
                   fastest->id.c_str(), format_ms(best.median).c_str(), format_ms(base.median).c_str(), speedup,
-                  separated ? " (gain below the minimum)" : " (IQRs overlap)");
+                  best.median >= base.median ? " (it is slower than the baseline)"
+                  : separated                ? " (gain below the minimum)"
+                                             : " (IQRs overlap)");
     rec.reason = text;
   }
   return rec;

@@ -99,9 +99,19 @@ TEST(Recommend, OverlappingIqrKeepsBaseline) {
   EXPECT_NE(r.reason.find("not faster beyond the noise"), std::string::npos) << r.reason;
 }
 
+TEST(Recommend, SlowerVariantsKeepBaselineWithTheRightReason) {
+  std::vector<VariantResult> v = {timed("base", true, {0.45, 0.454, 0.455}), timed("flat", false, {0.82, 0.822, 0.823})};
+  Recommendation r = recommend(v);
+  EXPECT_EQ(r.decision, "keep_baseline");
+  EXPECT_NE(r.reason.find("slower than the baseline"), std::string::npos) << r.reason;
+  EXPECT_EQ(r.reason.find("IQRs overlap"), std::string::npos) << r.reason;
+}
+
 TEST(Recommend, TinyStableGainKeepsBaseline) {
   std::vector<VariantResult> v = {timed("base", true, {10, 10, 10, 10}), timed("tiny", false, {9.95, 9.95, 9.95, 9.95})};
-  EXPECT_EQ(recommend(v).decision, "keep_baseline") << "0.5% is below the 2% minimum gain";
+  Recommendation r = recommend(v);
+  EXPECT_EQ(r.decision, "keep_baseline") << "0.5% is below the 2% minimum gain";
+  EXPECT_NE(r.reason.find("gain below the minimum"), std::string::npos) << r.reason;
 }
 
 TEST(Recommend, FailedBaselineOrNoCorrectVariant) {

@@ -1,5 +1,6 @@
 // `nestor lsp`: the language server on stdin/stdout (server/, docs/lsp.md).
 #include "Commands.h"
+#include "Options.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -11,6 +12,13 @@
 #include <cstdio>
 
 namespace nestor::cli {
+// vscode-languageclient appends these to the server's arguments (stdio is
+// the only transport; the client's process id is not needed).
+static llvm::cl::opt<bool> LspStdio("stdio", llvm::cl::desc("Speak LSP on stdin/stdout (the default)"),
+                                    llvm::cl::sub(LspCmd));
+static llvm::cl::opt<std::string> LspClientProcessId("clientProcessId", llvm::cl::desc("Ignored"),
+                                                     llvm::cl::sub(LspCmd), llvm::cl::Hidden);
+
 int runLsp() {
 #ifdef NESTOR_HAVE_LSP
   nestor::lsp::ServerOptions opts;

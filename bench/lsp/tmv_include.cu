@@ -1,0 +1,11 @@
+#include <cuda_runtime.h>
+// Transposed matrix-vector product: each thread walks one column serially.
+// Nestor reports np-parallel-loop on the `for` below and offers the quick fix
+// "Insert #pragma np parallel for reduction(+:sum)".
+__global__ void tmv(const float *a, const float *b, float *c, int w, int h) {
+  int tx = threadIdx.x + blockIdx.x * blockDim.x;
+  float sum = 0;
+  for (int i = 0; i < h; i++)
+    sum += a[i * w + tx] * b[i];
+  c[tx] = sum;
+}

@@ -1,0 +1,324 @@
+// Unit tests of the language server's pieces: position mapping, incremental
+// edits, hover and completion text, and the features on a real analysis
+// (diagnostics, quick fix, code lens, profile candidates, preamble reuse).
+#include "Document.h"
+#include "Features.h"
+
+#include "nestor/Analysis.h"
+#include "nestor/Lint.h"
+#include "nestor/Pragma.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <gtest/gtest.h>
+
+using namespace nestor;
+using namespace nestor::lsp;
+using llvm::lsp::Position;
+using llvm::lsp::Range;
+using llvm::lsp::TextDocumentContentChangeEvent;
+
+namespace {
+
+size_t offsetOrDie(llvm::StringRef text, Position p, bool clamp = false) {
+  auto off = offsetAt(text, p, clamp);
+  if (!off) {
+    ADD_FAILURE() << llvm::toString(off.takeError());
+    return 0;
+  }
+  return *off;
+}
+
+TEST(Positions, AsciiRoundTrip) {
+  std::string text = "ab\ncde\n\nf";
+  EXPECT_EQ(lineCount(text), 4u);
+  EXPECT_EQ(offsetOrDie(text, Position(0, 0)), 0u);
+  EXPECT_EQ(offsetOrDie(text, Position(1, 2)), 5u);
+  EXPECT_EQ(offsetOrDie(text, Position(1, 3)), 6u); // end of line is valid
+  EXPECT_EQ(offsetOrDie(text, Position(3, 1)), 9u);
+  for (size_t off = 0; off <= text.size(); ++off) {
+    Position p = positionAt(text, off);
+    EXPECT_EQ(offsetOrDie(text, p), off) << "offset " << off;
+  }
+  EXPECT_EQ(lineText(text, 1), "cde");
+  EXPECT_EQ(lineText(text, 7), "");
+}
+
+TEST(Positions, Utf16CodeUnits) {
+  // "é" is 2 bytes / 1 UTF-16 unit, "😀" is 4 bytes / 2 units.
+  std::string text = "a\xC3\xA9" "b\xF0\x9F\x98\x80" "c";
+  EXPECT_EQ(offsetOrDie(text, Position(0, 2)), 3u);  // after é
+  EXPECT_EQ(offsetOrDie(text, Position(0, 3)), 4u);  // after b
+  EXPECT_EQ(offsetOrDie(text, Position(0, 5)), 8u);  // after the emoji
+  EXPECT_EQ(offsetOrDie(text, Position(0, 6)), 9u);  // after c
+  EXPECT_EQ(positionAt(text, 8).character, 5);
+  EXPECT_EQ(positionAt(text, 9).character, 6);
+}
+
+TEST(Positions, OutOfRangeIsAnErrorNotACrash) {
+  std::string text = "one\ntwo";
+  auto pastLine = offsetAt(text, Position(5, 0));
+  ASSERT_FALSE(pastLine);
+  EXPECT_NE(llvm::toString(pastLine.takeError()).find("2 lines"), std::string::npos);
+  auto pastColumn = offsetAt(text, Position(0, 9));
+  ASSERT_FALSE(pastColumn);
+  llvm::consumeError(pastColumn.takeError());
+  EXPECT_EQ(offsetOrDie(text, Position(0, 9), /*clamp=*/true), 3u);
+  auto negative = offsetAt(text, Position(-1, 0));
+  ASSERT_FALSE(negative);
+  llvm::consumeError(negative.takeError());
+  EXPECT_EQ(positionAt(text, 1000).line, 1); // past the end: the end
+}
+
+TEST(Positions, CrLfLinesExcludeTheCarriageReturn) {
+  std::string text = "ab\r\ncd";
+  EXPECT_EQ(lineText(text, 0), "ab");
+  EXPECT_EQ(offsetOrDie(text, Position(1, 1)), 5u);
+}
+
+TextDocumentContentChangeEvent change(int l0, int c0, int l1, int c1, std::string text) {
+  TextDocumentContentChangeEvent e;
+  e.range = Range(Position(l0, c0), Position(l1, c1));
+  e.text = std::move(text);
+  return e;
+}
+
+TEST(IncrementalEdits, InsertReplaceDelete) {
+  std::string text = "int a;\nint b;\n";
+  ASSERT_FALSE(applyChange(text, change(1, 4, 1, 5, "bb")));
+  EXPECT_EQ(text, "int a;\nint bb;\n");
+  ASSERT_FALSE(applyChange(text, change(0, 0, 0, 0, "// x\n")));
+  EXPECT_EQ(text, "// x\nint a;\nint bb;\n");
+  ASSERT_FALSE(applyChange(text, change(0, 0, 1, 0, "")));
+  EXPECT_EQ(text, "int a;\nint bb;\n");
+  ASSERT_FALSE(applyChange(text, change(2, 0, 2, 0, "int c;")));
+  EXPECT_EQ(text, "int a;\nint bb;\nint c;");
+}
+
+TEST(IncrementalEdits, SequenceAppliesInOrderAndFullTextReplaces) {
+  std::string text = "abc";
+  std::vector<TextDocumentContentChangeEvent> changes = {change(0, 3, 0, 3, "d"), change(0, 0, 0, 1, "")};
+  ASSERT_FALSE(applyChanges(text, changes));
+  EXPECT_EQ(text, "bcd");
+  TextDocumentContentChangeEvent full;
+  full.text = "new";
+  ASSERT_FALSE(applyChange(text, full));
+  EXPECT_EQ(text, "new");
+}
+
+TEST(IncrementalEdits, BadRangeLeavesTheTextUnchanged) {
+  std::string text = "abc\ndef";
+  std::vector<TextDocumentContentChangeEvent> changes = {change(0, 0, 0, 1, "X"), change(9, 0, 9, 1, "Y")};
+  llvm::Error err = applyChanges(text, changes);
+  ASSERT_TRUE(bool(err));
+  llvm::consumeError(std::move(err));
+  EXPECT_EQ(text, "abc\ndef");
+  llvm::Error reversed = applyChange(text, change(1, 2, 0, 1, ""));
+  ASSERT_TRUE(bool(reversed));
+  EXPECT_NE(llvm::toString(std::move(reversed)).find("ends before it starts"), std::string::npos);
+}
+
+NpPragma parse(const std::string &text) { return parseNpPragma(text, PragmaTextOrigin{}); }
+
+TEST(Hover, ValidPragmaExplainsClausesAndSlaveCounts) {
+  NpPragma p = parse("np parallel for reduction(+:sum) num_threads(8)");
+  ASSERT_TRUE(p.valid());
+  std::string md = pragmaHover(p, nullptr, {});
+  EXPECT_EQ(md.substr(0, md.find('\n')), "**#pragma np parallel for**");
+  EXPECT_NE(md.find("✓ Valid"), std::string::npos);
+  EXPECT_NE(md.find("`reduction(+:sum)`"), std::string::npos);
+  EXPECT_NE(md.find("partial results are reduced"), std::string::npos); // npClauses() meaning
+  EXPECT_NE(md.find("`num_threads(8)`"), std::string::npos);
+  EXPECT_NE(md.find("Recommended slave counts**: 4 or 8"), std::string::npos);
+  EXPECT_NE(md.find("×8"), std::string::npos);                         // what it generates
+  EXPECT_NE(md.find("`np_type`: both inter- and intra-warp"), std::string::npos);
+}
+
+TEST(Hover, InvalidPragmaSaysWhy) {
+  NpPragma p = parse("np parallel for reduction(%:x)");
+  ASSERT_FALSE(p.valid());
+  std::vector<std::string> problems;
+  for (const PragmaError &e : p.errors) problems.push_back(e.message);
+  std::string md = pragmaHover(p, nullptr, problems);
+  EXPECT_NE(md.find("✗ Not valid"), std::string::npos);
+  EXPECT_NE(md.find(problems.front()), std::string::npos);
+}
+
+std::vector<std::string> labels(const std::optional<llvm::json::Array> &items) {
+  std::vector<std::string> out;
+  if (!items) return out;
+  for (const llvm::json::Value &v : *items) out.push_back(v.getAsObject()->getString("label")->str());
+  return out;
+}
+
+TEST(Completion, ClausesOperatorsAndValues) {
+  auto clauses = labels(pragmaCompletions("  #pragma np parallel for "));
+  for (const ClauseInfo &c : npClauses())
+    EXPECT_NE(std::find(clauses.begin(), clauses.end(), c.name), clauses.end()) << c.name;
+  auto ops = labels(pragmaCompletions("#pragma np parallel for reduction("));
+  EXPECT_EQ(ops, npOperators());
+  auto types = labels(pragmaCompletions("#pragma np parallel for np_type("));
+  EXPECT_EQ(types, (std::vector<std::string>{"inter", "intra"}));
+  auto counts = labels(pragmaCompletions("#pragma np parallel for num_threads("));
+  ASSERT_GE(counts.size(), 2u);
+  EXPECT_EQ(counts[0], "4");
+  EXPECT_EQ(counts[1], "8");
+  EXPECT_EQ(labels(pragmaCompletions("#pragma np ")), (std::vector<std::string>{"parallel for"}));
+  EXPECT_FALSE(pragmaCompletions("int x = 1;"));
+  EXPECT_FALSE(pragmaCompletions("#pragma unroll"));
+  EXPECT_FALSE(pragmaCompletions("#pragma npx"));
+}
+
+// ---- on a real analysis -----------------------------------------------------
+
+const char *kTmv = R"(// Transposed matrix-vector product.
+__global__ void tmv(const float *a, const float *b, float *c, int w, int h) {
+  int tx = threadIdx.x + blockIdx.x * blockDim.x;
+  float sum = 0;
+  for (int i = 0; i < h; i++)
+    sum += a[i * w + tx] * b[i];
+  c[tx] = sum;
+}
+)";
+
+class OnAnalysis : public ::testing::Test {
+protected:
+  void SetUp() override {
+    llvm::SmallString<128> dir;
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("nestor-lsp-unit", dir));
+    dir_ = std::string(dir);
+    path_ = dir_ + "/tmv.cu";
+    uri_ = llvm::cantFail(llvm::lsp::URIForFile::fromFile(path_));
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(dir_); }
+
+  Snapshot analyse(const std::string &text, int64_t version, PreambleCache *cache = nullptr) {
+    Snapshot s;
+    s.version = version;
+    s.text = text;
+    AnalysisOptions opts;
+    opts.contents = text;
+    auto tu = analyzeFile(path_, opts, cache);
+    if (!tu) {
+      s.error = llvm::toString(tu.takeError());
+      ADD_FAILURE() << *s.error;
+      return s;
+    }
+    s.tu = std::move(*tu);
+    s.findings = runRules(*s.tu, s.config);
+    return s;
+  }
+
+  std::string dir_, path_;
+  llvm::lsp::URIForFile uri_;
+};
+
+TEST_F(OnAnalysis, DiagnosticCarriesRuleDocsAndVersion) {
+  Snapshot s = analyse(kTmv, 7);
+  std::vector<Diagnostic> diags = diagnosticsFor(s, uri_);
+  auto it = std::find_if(diags.begin(), diags.end(), [](const Diagnostic &d) { return d.code == "np-parallel-loop"; });
+  ASSERT_NE(it, diags.end());
+  EXPECT_EQ(it->base.range.start.line, 4);
+  EXPECT_EQ(it->base.range.start.character, 2);
+  EXPECT_EQ(it->base.source, "nestor");
+  EXPECT_NE(it->codeHref.find("np-parallel-loop"), std::string::npos);
+  EXPECT_EQ(it->data.getInteger("version"), 7);
+  EXPECT_TRUE(it->data.getString("loop").has_value());
+  llvm::json::Value json = toJSON(*it);
+  EXPECT_EQ(json.getAsObject()->getString("code"), std::optional<llvm::StringRef>("np-parallel-loop"));
+  EXPECT_TRUE(json.getAsObject()->getObject("codeDescription"));
+}
+
+TEST_F(OnAnalysis, QuickFixIsVersionedAndRewritesResolveLazily) {
+  Snapshot s = analyse(kTmv, 3);
+  CodeActionRequest req;
+  req.uri = uri_;
+  req.begin = req.end = std::string(kTmv).find("for (");
+  req.resolveEdits = true;
+  llvm::json::Array actions = codeActions(s, req);
+  const llvm::json::Object *quickfix = nullptr, *rewrite = nullptr;
+  for (const llvm::json::Value &a : actions) {
+    const llvm::json::Object *o = a.getAsObject();
+    if (o->getString("kind") == std::optional<llvm::StringRef>("quickfix")) quickfix = o;
+    if (o->getString("kind") == std::optional<llvm::StringRef>("refactor.rewrite") && o->getObject("data")) rewrite = o;
+  }
+  ASSERT_TRUE(quickfix);
+  EXPECT_EQ(quickfix->getString("title"), std::optional<llvm::StringRef>("Insert #pragma np parallel for reduction(+:sum)"));
+  EXPECT_EQ(quickfix->getBoolean("isPreferred"), std::optional<bool>(true));
+  const llvm::json::Object *docChange =
+      (*quickfix->getObject("edit")->getArray("documentChanges"))[0].getAsObject();
+  EXPECT_EQ(docChange->getObject("textDocument")->getInteger("version"), 3);
+  const llvm::json::Object *edit = (*docChange->getArray("edits"))[0].getAsObject();
+  EXPECT_EQ(edit->getString("newText"), std::optional<llvm::StringRef>("  #pragma np parallel for reduction(+:sum)\n"));
+
+  ASSERT_TRUE(rewrite) << "no applicable refactor.rewrite at the loop";
+  EXPECT_FALSE(rewrite->get("edit")); // computed in codeAction/resolve
+  auto resolved = resolveCodeAction(s, llvm::json::Value(llvm::json::Object(*rewrite)), true);
+  ASSERT_TRUE(bool(resolved)) << llvm::toString(resolved.takeError());
+  EXPECT_TRUE(resolved->getAsObject()->getObject("edit"));
+
+  // The same action against another version is refused, never applied.
+  Snapshot newer = analyse(kTmv, 4);
+  auto stale = resolveCodeAction(newer, llvm::json::Value(llvm::json::Object(*rewrite)), true);
+  ASSERT_FALSE(bool(stale));
+  std::string why = llvm::toString(stale.takeError());
+  EXPECT_NE(why.find("changed"), std::string::npos) << why;
+}
+
+TEST_F(OnAnalysis, LoopHoverLensAndProfileCandidates) {
+  Snapshot s = analyse(kTmv, 1);
+  Range range;
+  auto md = hoverAt(s, std::string(kTmv).find("for (") + 1, range);
+  ASSERT_TRUE(md);
+  EXPECT_NE(md->find("Trip count: uniform"), std::string::npos) << *md;
+  EXPECT_NE(md->find("`#pragma np parallel for reduction(+:sum)`"), std::string::npos) << *md;
+  EXPECT_EQ(range.start.line, 4);
+  EXPECT_FALSE(hoverAt(s, 0, range)); // a comment: nothing to say
+
+  std::vector<CodeLens> lenses = codeLenses(s, uri_);
+  ASSERT_EQ(lenses.size(), 1u);
+  EXPECT_EQ(lenses[0].title, "Profile variants");
+  EXPECT_EQ(lenses[0].command, "nestor.profile");
+  EXPECT_EQ(lenses[0].range.start.line, 1);
+  EXPECT_EQ(lenses[0].arguments[1].getAsString(), std::optional<llvm::StringRef>("tmv"));
+
+  auto candidates = profileCandidates(s, "tmv");
+  ASSERT_TRUE(bool(candidates)) << llvm::toString(candidates.takeError());
+  ASSERT_FALSE(candidates->empty());
+  bool hasPragma = false;
+  for (const llvm::json::Value &c : *candidates)
+    hasPragma |= c.getAsObject()->getString("rewrite") == std::optional<llvm::StringRef>("np-pragma");
+  EXPECT_TRUE(hasPragma);
+  auto missing = profileCandidates(s, "nope");
+  ASSERT_FALSE(bool(missing));
+  EXPECT_NE(llvm::toString(missing.takeError()).find("kernels: tmv"), std::string::npos);
+}
+
+TEST_F(OnAnalysis, PragmaHoverOnTheLineUsesTheModel) {
+  std::string text = kTmv;
+  text.insert(text.find("  for ("), "#pragma np parallel for\n");
+  Snapshot s = analyse(text, 2);
+  Range range;
+  auto md = hoverAt(s, text.find("#pragma np") + 9, range);
+  ASSERT_TRUE(md);
+  EXPECT_EQ(md->substr(0, md->find('\n')), "**#pragma np parallel for**");
+  EXPECT_NE(md->find("inferred for this loop: `#pragma np parallel for reduction(+:sum)`"), std::string::npos) << *md;
+}
+
+TEST_F(OnAnalysis, AnEditBelowTheIncludesReusesThePreamble) {
+  std::string text = std::string("#include <cuda_runtime.h>\n") + kTmv;
+  PreambleCache cache;
+  Snapshot first = analyse(text, 1, &cache);
+  EXPECT_EQ(cache.builds(), 1u);
+  text.insert(text.find("  c[tx] = sum;"), "  sum *= 2;\n");
+  Snapshot second = analyse(text, 2, &cache);
+  EXPECT_EQ(cache.builds(), 1u) << "an edit below the #include block rebuilt the preamble";
+  ASSERT_TRUE(second.tu);
+  EXPECT_EQ(cache.size(), 1u);
+  text.insert(0, "#include <cstdio>\n"); // the include block changed: a rebuild is right
+  Snapshot third = analyse(text, 3, &cache);
+  EXPECT_EQ(cache.builds(), 2u);
+}
+
+} // namespace

@@ -124,6 +124,11 @@ std::vector<std::string> translateNvccFlags(const std::vector<std::string> &in,
 }
 
 std::string findCudaPath(const std::string &preferred) {
+  // "none" (or NESTOR_CUDA_PATH=none) analyses without a toolkit, as on a
+  // machine that has none.
+  auto forced = llvm::sys::Process::GetEnv("NESTOR_CUDA_PATH");
+  if (preferred == "none" || (preferred.empty() && forced && *forced == "none")) return "";
+  if (preferred.empty() && forced && !forced->empty()) return *forced;
   auto ok = [](const std::string &dir) {
     return !dir.empty() && llvm::sys::fs::exists(dir + "/include/cuda_runtime.h");
   };
@@ -299,7 +304,12 @@ struct dim3 {
 };
 extern "C" __host__ __device__ unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, void *stream = 0);
 extern "C" __host__ __device__ cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, cudaStream_t stream = 0);
-extern "C" __host__ __device__ cudaError_t cudaDeviceSynchronize(void);
+extern "C" __host__ cudaError_t cudaDeviceSynchronize(void); // host only since CUDA 12 (CDP2)
+// Device-side launches (dynamic parallelism) are lowered through these.
+extern "C" __host__ __device__ void *cudaGetParameterBuffer(size_t alignment, size_t size);
+extern "C" __host__ __device__ cudaError_t cudaLaunchDevice(void *func, void *parameterBuffer, dim3 gridDimension,
+                                                            dim3 blockDimension, unsigned int sharedMemSize,
+                                                            cudaStream_t stream);
 extern "C" __host__ __device__ cudaError_t cudaGetLastError(void);
 extern "C" __host__ cudaError_t cudaMalloc(void **p, size_t n);
 extern "C" __host__ cudaError_t cudaFree(void *p);

@@ -19,7 +19,7 @@ struct FlagOptions {
   std::optional<std::string> compileCommandsDir; ///< -p DIR
   std::optional<std::vector<std::string>> userFlags; ///< flags after `--`
   std::string gpuArch = "sm_90";
-  std::string cudaPath; ///< empty: $CUDA_PATH, then /usr/local/cuda
+  std::string cudaPath; ///< empty: $NESTOR_CUDA_PATH, $CUDA_PATH, /usr/local/cuda; "none": no toolkit
 };
 
 struct CompileCommand {

@@ -1,0 +1,114 @@
+// Analysis entry point: bad inputs, unsaved contents, fallback headers,
+// preamble reuse.
+#include "nestor/Analysis.h"
+#include "nestor/Lint.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+using namespace nestor;
+
+namespace {
+struct TempDir {
+  llvm::SmallString<128> path;
+  TempDir() { llvm::sys::fs::createUniqueDirectory("nestor-analysis", path); }
+  ~TempDir() { llvm::sys::fs::remove_directories(path); }
+  std::string file(const std::string &name, const std::string &contents) {
+    llvm::SmallString<128> p(path);
+    llvm::sys::path::append(p, name);
+    std::error_code ec;
+    llvm::raw_fd_ostream os(p, ec);
+    os << contents;
+    return std::string(p);
+  }
+};
+
+const char *kTmv = R"(__global__ void tmv(const float *a, const float *b, float *c, int w, int h) {
+  int tx = threadIdx.x + blockIdx.x * blockDim.x;
+  float sum = 0;
+  for (int i = 0; i < h; i++) sum += a[i * w + tx] * b[i];
+  c[tx] = sum;
+}
+)";
+
+std::string errorOf(const std::string &path) {
+  auto tu = analyzeFile(path, AnalysisOptions{});
+  return tu ? "" : llvm::toString(tu.takeError());
+}
+} // namespace
+
+TEST(Analysis, BadInputsGiveClearErrors) {
+  TempDir d;
+  EXPECT_NE(errorOf(std::string(d.path) + "/missing.cu").find("cannot read file"), std::string::npos);
+  EXPECT_NE(errorOf(std::string(d.path)).find("is a directory"), std::string::npos);
+  EXPECT_NE(errorOf(d.file("notes.txt", "hello")).find("not a CUDA source file"), std::string::npos);
+  EXPECT_NE(errorOf(d.file("blob.cu", std::string("\x7f" "ELF\0\0\0", 7))).find("binary file"), std::string::npos);
+}
+
+TEST(Analysis, EmptyFileHasAnEmptyModel) {
+  TempDir d;
+  auto tu = analyzeFile(d.file("empty.cu", ""), AnalysisOptions{});
+  ASSERT_TRUE(bool(tu)) << llvm::toString(tu.takeError());
+  EXPECT_TRUE((*tu)->model().kernels.empty());
+  EXPECT_TRUE((*tu)->model().parseDiagnostics.empty());
+}
+
+TEST(Analysis, UnsavedContentsWinOverTheFile) {
+  TempDir d;
+  std::string path = d.file("k.cu", "// nothing here yet\n");
+  AnalysisOptions o;
+  o.contents = kTmv;
+  auto tu = analyzeFile(path, o);
+  ASSERT_TRUE(bool(tu));
+  ASSERT_EQ((*tu)->model().kernels.size(), 1u);
+  EXPECT_EQ((*tu)->model().kernels[0].name, "tmv");
+  EXPECT_EQ((*tu)->mainFileText(), kTmv);
+}
+
+TEST(Analysis, WithoutToolkitUsesBuiltinDeclarations) {
+  TempDir d;
+  AnalysisOptions o;
+  o.flags.cudaPath = "none";
+  auto tu = analyzeFile(d.file("k.cu", std::string("#include <cuda_runtime.h>\n") + kTmv), o);
+  ASSERT_TRUE(bool(tu)) << llvm::toString(tu.takeError());
+  const FileModel &m = (*tu)->model();
+  EXPECT_TRUE(m.usedFallbackCudaHeaders);
+  ASSERT_EQ(m.loops.size(), 1u);
+  EXPECT_EQ(m.loops[0].reductions.size(), 1u);
+  EXPECT_EQ(m.loops[0].tripCount, TripCountClass::Uniform);
+}
+
+TEST(Analysis, WithoutToolkitDeviceLaunchesStillParse) {
+  TempDir d;
+  AnalysisOptions o;
+  o.flags.cudaPath = "none";
+  auto tu = analyzeFile(d.file("dp.cu", "__global__ void c(int *a) { a[threadIdx.x] = 0; }\n"
+                                        "__global__ void p(int *a, int n) { c<<<(n + 31) / 32, 32>>>(a); }\n"),
+                        o);
+  ASSERT_TRUE(bool(tu));
+  ASSERT_EQ((*tu)->model().launches.size(), 1u);
+  EXPECT_TRUE((*tu)->model().launches[0].deviceSide);
+  EXPECT_EQ((*tu)->model().launches[0].threads.value_or(""), "n");
+  EXPECT_TRUE((*tu)->model().parseDiagnostics.empty()) << (*tu)->model().parseDiagnostics[0].message;
+}
+
+TEST(Analysis, PreambleIsReusedAcrossEdits) {
+  TempDir d;
+  std::string path = d.file("k.cu", std::string("#include <cuda_runtime.h>\n") + kTmv);
+  PreambleCache cache;
+  AnalysisOptions o;
+  o.contents = std::string("#include <cuda_runtime.h>\n") + kTmv;
+  auto first = analyzeFile(path, o, &cache);
+  ASSERT_TRUE(bool(first));
+  ASSERT_EQ(cache.size(), 1u);
+  // Edit the body only: the preamble (the #include) is unchanged.
+  o.contents = std::string("#include <cuda_runtime.h>\n") + kTmv + "\n__global__ void more(int *x) { x[0] = 1; }\n";
+  auto second = analyzeFile(path, o, &cache);
+  ASSERT_TRUE(bool(second));
+  EXPECT_EQ(cache.size(), 1u);
+  EXPECT_EQ((*second)->model().kernels.size(), 2u);
+  EXPECT_TRUE((*second)->model().parseDiagnostics.empty());
+}

@@ -244,7 +244,9 @@ analyzeFile(const std::string &pathIn, const AnalysisOptions &opts, PreambleCach
   // The precompiled preamble: reuse it when the #include block is unchanged.
   clang::PreambleBounds bounds =
       clang::ComputePreambleBounds(invocation->getLangOpts(), parsed->ownedText->getMemBufferRef(), 0);
-  if (preambles && bounds.Size > 0) {
+  // Even an empty #include block has a preamble worth keeping: the CUDA
+  // headers clang includes implicitly.
+  if (preambles) {
     std::shared_ptr<clang::PrecompiledPreamble> existing;
     {
       std::lock_guard<std::mutex> l(preambles->impl->mu);

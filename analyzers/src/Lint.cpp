@@ -109,6 +109,7 @@ Value toJSON(const Finding &f, const std::string &path) {
 std::string repositoryRoot(const std::string &from) {
   llvm::SmallString<256> dir(from);
   llvm::sys::fs::make_absolute(dir);
+  llvm::sys::path::remove_dots(dir, true);
   if (!llvm::sys::fs::is_directory(dir)) llvm::sys::path::remove_filename(dir);
   for (llvm::SmallString<256> d = dir; !d.empty();) {
     llvm::SmallString<256> git(d);

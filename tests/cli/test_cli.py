@@ -1,0 +1,318 @@
+#!/usr/bin/env python3
+"""Command-line behaviour of `nestor`: exit codes, formats, configuration,
+bad input, SARIF validity. Run by ctest with NESTOR=<path to nestor>."""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+NESTOR = os.path.abspath(os.environ["NESTOR"])
+REPO = os.environ["NESTOR_REPO"]
+SARIF_SCHEMA = os.path.join(REPO, "tests", "data", "sarif-schema-2.1.0.json")
+FIXTURES = os.path.join(REPO, "tests", "fixtures")
+
+TMV = """__global__ void tmv(const float *a, const float *b, float *c, int w, int h) {
+  int tx = threadIdx.x + blockIdx.x * blockDim.x;
+  float sum = 0;
+  for (int i = 0; i < h; i++)
+    sum += a[i * w + tx] * b[i];
+  c[tx] = sum;
+}
+"""
+CLEAN = "__global__ void k(float *a) { a[threadIdx.x] = 1.0f; }\n"
+
+
+def run(*args, cwd=None, env=None):
+    e = dict(os.environ)
+    if env:
+        e.update(env)
+    p = subprocess.run([NESTOR, *args], cwd=cwd, env=e, capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+class Workspace(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="nestor-cli-")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def write(self, name, text, mode="w"):
+        path = os.path.join(self.dir, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, mode) as f:
+            f.write(text)
+        return path
+
+
+class ExitCodes(Workspace):
+    def test_clean_file_exits_0(self):
+        rc, out, err = run("lint", self.write("k.cu", CLEAN))
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out, "")
+        self.assertIn("0 findings", err)
+
+    def test_warning_exits_1_by_default(self):
+        rc, out, _ = run("lint", self.write("tmv.cu", TMV))
+        self.assertEqual(rc, 1)
+        self.assertRegex(out, r"tmv\.cu:4:3: warning: .*#pragma np parallel for reduction\(\+:sum\).* \[np-parallel-loop\]")
+
+    def test_fail_on_threshold(self):
+        f = self.write("tmv.cu", TMV)
+        self.assertEqual(run("lint", "--fail-on", "error", f)[0], 0)
+        self.assertEqual(run("lint", "--fail-on", "note", f)[0], 1)
+        self.assertEqual(run("lint", "--fail-on", "never", f)[0], 0)
+        self.assertEqual(run("lint", "--fail-on", "warning", f)[0], 1)
+
+    def test_error_finding_fails_on_error(self):
+        rc, out, _ = run("lint", "--fail-on", "error", os.path.join(FIXTURES, "dp_device_sync.cu"))
+        self.assertEqual(rc, 1)
+        self.assertIn("[dp-device-sync]", out)
+
+    def test_usage_errors_exit_2(self):
+        f = self.write("tmv.cu", TMV)
+        for args in (["lint", "--format", "xml", f], ["lint", "--fail-on", "sometimes", f], ["lint", "--no-such-flag", f],
+                     ["lint"], ["analyze"], ["frobnicate"], []):
+            rc, _, err = run(*args)
+            self.assertEqual(rc, 2, f"{args}: {err}")
+            self.assertTrue(err.strip(), args)
+
+    def test_missing_file_exits_2_and_others_still_linted(self):
+        f = self.write("tmv.cu", TMV)
+        rc, out, err = run("lint", os.path.join(self.dir, "nope.cu"), f)
+        self.assertEqual(rc, 2)
+        self.assertIn("nope.cu: cannot read file", err)
+        self.assertIn("[np-parallel-loop]", out)
+
+    def test_bad_inputs_get_one_line_errors(self):
+        cases = {
+            "notes.txt": ("hello\n", "not a CUDA source file"),
+            "blob.cu": ("\x7fELF\x00\x00\x01", "binary file"),
+        }
+        for name, (content, message) in cases.items():
+            rc, out, err = run("lint", self.write(name, content))
+            self.assertEqual(rc, 2, name)
+            self.assertIn(message, err)
+            self.assertEqual(len([l for l in err.splitlines() if l.startswith("error:")]), 1, err)
+        rc, _, err = run("lint", self.dir + "/sub/")
+        self.assertEqual(rc, 2)
+
+    def test_empty_file_is_clean(self):
+        self.assertEqual(run("lint", self.write("empty.cu", ""))[0], 0)
+
+    def test_syntax_errors_become_findings_and_analysis_goes_on(self):
+        rc, out, _ = run("lint", os.path.join(FIXTURES, "parse_error.cu"))
+        self.assertEqual(rc, 1)
+        self.assertIn("[parse-error]", out)
+        self.assertIn("[np-parallel-loop]", out)
+
+    def test_malformed_compile_database(self):
+        self.write("build/compile_commands.json", "[{ not json")
+        f = self.write("tmv.cu", TMV)
+        rc, _, err = run("lint", "-p", os.path.join(self.dir, "build"), f)
+        self.assertEqual(rc, 2)
+        self.assertIn("malformed compile database", err)
+        rc, _, err = run("lint", "-p", os.path.join(self.dir, "nodir"), f)
+        self.assertEqual(rc, 2)
+        self.assertIn("not a directory", err)
+
+    def test_compile_database_flags_are_used_and_dropped_ones_reported(self):
+        src = self.write("k.cu", "__global__ void k(float *a) {\n  for (int i = 0; i < N; i++) a[threadIdx.x * N + i] = 0;\n}\n")
+        self.write("compile_commands.json", json.dumps([{
+            "directory": self.dir, "file": "k.cu",
+            "command": "nvcc -DN=64 -arch=sm_80 --expt-relaxed-constexpr -Xptxas -v -c k.cu -o k.o"}]))
+        rc, out, err = run("analyze", "--json", src)
+        self.assertEqual(rc, 0, err)
+        model = json.loads(out)
+        self.assertEqual(model["loops"][0]["trip_count"], "constant")
+        self.assertEqual(model["loops"][0]["constant_trip_count"], 64)
+        self.assertIn("--expt-relaxed-constexpr", model["dropped_flags"])
+        self.assertIn("dropped flags", err)
+
+
+class Inputs(Workspace):
+    def test_directories_and_globs(self):
+        self.write("a/one.cu", TMV)
+        self.write("a/b/two.cuh", TMV.replace("tmv", "tmv2"))
+        self.write("a/b/ignored.txt", "x")
+        rc, out, _ = run("lint", os.path.join(self.dir, "a"))
+        self.assertEqual(rc, 1)
+        self.assertIn("one.cu:4:3", out)
+        self.assertIn("two.cuh:4:3", out)
+        rc, out, _ = run("lint", self.dir + "/a/*/*.cuh")
+        self.assertIn("two.cuh:4:3", out)
+        self.assertNotIn("one.cu", out)
+        rc, _, err = run("lint", self.dir + "/zzz*.cu")
+        self.assertEqual(rc, 2)
+        self.assertIn("no files match", err)
+
+    def test_parallel_jobs_give_the_same_output(self):
+        for i in range(6):
+            self.write(f"k{i}.cu", TMV.replace("tmv", f"tmv{i}"))
+        one = run("lint", "-j", "1", self.dir)
+        two = run("lint", "-j", "2", self.dir)
+        self.assertEqual(one[0], two[0])
+        self.assertEqual(one[1], two[1])
+        self.assertEqual(len(one[1].splitlines()), 6)
+
+    def test_flags_after_double_dash(self):
+        src = self.write("k.cu", "__global__ void k(float *a) {\n  for (int i = 0; i < N; i++) a[threadIdx.x * N + i] = 0;\n}\n")
+        rc, out, err = run("analyze", "--json", src, "--", "-DN=32", "-arch=sm_80", "--extended-lambda")
+        self.assertEqual(rc, 0, err)
+        model = json.loads(out)
+        self.assertEqual(model["loops"][0]["constant_trip_count"], 32)
+        self.assertIn("--extended-lambda", model["dropped_flags"])
+
+
+class Configuration(Workspace):
+    def test_rule_off_and_severity(self):
+        f = self.write("tmv.cu", TMV)
+        self.write(".nestor.yaml", "rules:\n  np-parallel-loop: off\n")
+        self.assertEqual(run("lint", f)[0], 0)
+        self.write(".nestor.yaml", "rules:\n  np-parallel-loop: error\n")
+        rc, out, _ = run("lint", "--fail-on", "error", f)
+        self.assertEqual(rc, 1)
+        self.assertIn(": error: ", out)
+
+    def test_malformed_config_is_a_clear_error(self):
+        f = self.write("tmv.cu", TMV)
+        self.write(".nestor.yaml", "rules:\n  no-such-rule: off\n")
+        rc, _, err = run("lint", f)
+        self.assertEqual(rc, 2)
+        self.assertIn("unknown rule 'no-such-rule'", err)
+        self.assertIn(".nestor.yaml", err)
+
+    def test_suppression_comment(self):
+        f = self.write("tmv.cu", TMV.replace("  for (int i", "  // nestor-ignore(np-parallel-loop)\n  for (int i"))
+        self.assertEqual(run("lint", f)[0], 0)
+
+
+class Formats(Workspace):
+    def test_json(self):
+        rc, out, _ = run("lint", "--format", "json", self.write("tmv.cu", TMV), cwd=self.dir)
+        self.assertEqual(rc, 1)
+        doc = json.loads(out)
+        self.assertEqual(doc["summary"], {"error": 0, "warning": 1, "note": 0})
+        finding = doc["files"][0]["findings"][0]
+        self.assertEqual(finding["rule"], "np-parallel-loop")
+        self.assertEqual((finding["line"], finding["column"]), (4, 3))
+        self.assertEqual(finding["fix"]["edits"][0]["new_text"], "  #pragma np parallel for reduction(+:sum)\n")
+
+    def test_sarif_validates_against_the_official_schema(self):
+        import jsonschema
+        with open(SARIF_SCHEMA) as f:
+            schema = json.load(f)
+        subprocess.run(["git", "init", "-q", self.dir], check=True)
+        self.write("src/tmv.cu", TMV)
+        self.write("src/dp.cu", open(os.path.join(FIXTURES, "dp_launch_per_thread.cu")).read())
+        rc, out, err = run("lint", "--format", "sarif", "src", cwd=self.dir)
+        self.assertEqual(rc, 1, err)
+        log = json.loads(out)
+        jsonschema.validate(log, schema, cls=jsonschema.Draft7Validator)
+        run0 = log["runs"][0]
+        rules = {r["id"]: r for r in run0["tool"]["driver"]["rules"]}
+        for rid in ("dp-launch-per-thread", "dp-device-sync", "np-parallel-loop", "np-irregular-loop",
+                    "np-pragma-syntax", "np-pragma-unsafe", "np-pragma-misplaced", "np-local-array"):
+            self.assertIn(rid, rules)
+            for key in ("shortDescription", "fullDescription", "help"):
+                self.assertTrue(rules[rid][key]["text"])
+        results = run0["results"]
+        self.assertEqual({r["ruleId"] for r in results}, {"np-parallel-loop", "dp-launch-per-thread"})
+        for r in results:
+            loc = r["locations"][0]["physicalLocation"]
+            self.assertFalse(loc["artifactLocation"]["uri"].startswith("/"), "paths must be repo-relative")
+            self.assertTrue(loc["artifactLocation"]["uri"].startswith("src/"))
+            self.assertIn(r["level"], ("note", "warning", "error"))
+            self.assertTrue(r["partialFingerprints"])
+        # Fingerprints survive an edit above the finding.
+        before = {r["partialFingerprints"]["nestorLineHash/v1"] for r in results}
+        self.write("src/tmv.cu", "// a new first line\n" + TMV)
+        log2 = json.loads(run("lint", "--format", "sarif", "src", cwd=self.dir)[1])
+        after = {r["partialFingerprints"]["nestorLineHash/v1"] for r in log2["runs"][0]["results"]}
+        self.assertEqual(before, after)
+
+
+class Analyze(Workspace):
+    def test_model_json_fields(self):
+        rc, out, err = run("analyze", "--json", os.path.join(FIXTURES, "dp_launch_per_thread.cu"))
+        self.assertEqual(rc, 0, err)
+        m = json.loads(out)
+        for key in ("kernels", "loops", "launches"):
+            self.assertIsInstance(m[key], list)
+            for e in m[key]:
+                for field in ("file", "line", "column"):
+                    self.assertIn(field, e)
+        launch = [l for l in m["launches"] if l["device_side"]][0]
+        for field in ("parent", "child", "threads", "serializable", "reasons"):
+            self.assertIn(field, launch)
+        self.assertEqual((launch["parent"], launch["child"], launch["threads"]), ("parent", "child", "deg"))
+        rc, out, _ = run("analyze", "--json", self.write("tmv.cu", TMV))
+        loop = json.loads(out)["loops"][0]
+        self.assertEqual((loop["function"], loop["in_kernel"], loop["trip_count"]), ("tmv", True, "uniform"))
+        self.assertEqual(loop["reductions"], [{"op": "+", "var": "sum", "line": 5}])
+
+    def test_text_summary(self):
+        rc, out, _ = run("analyze", self.write("tmv.cu", TMV))
+        self.assertEqual(rc, 0)
+        self.assertIn("kernel tmv", out)
+        self.assertIn("trip count uniform", out)
+
+
+class Rewrite(Workspace):
+    def test_np_pragma_stdout_diff_and_in_place(self):
+        f = self.write("tmv.cu", TMV)
+        rc, out, err = run("rewrite", f, "--at", "4", "--apply", "np-pragma")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("  #pragma np parallel for reduction(+:sum)\n  for (int i", out)
+        rc, diff, _ = run("rewrite", f, "--at", "4", "--apply", "np-pragma", "--diff")
+        self.assertEqual(rc, 0)
+        self.assertIn("+  #pragma np parallel for reduction(+:sum)", diff)
+        rc, _, err = run("rewrite", f, "--at", "4", "--apply", "np-pragma", "-i")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(open(f).read(), out)
+        self.assertEqual([n for n in os.listdir(self.dir) if "nestor-" in n], [], "no temporary files left")
+        # Applying it twice is refused, with one line naming why.
+        rc, _, err = run("rewrite", f, "--at", "5", "--apply", "np-pragma")
+        self.assertEqual(rc, 1)
+        self.assertIn("already has a #pragma np", err)
+        self.assertEqual(len(err.strip().splitlines()), 1)
+
+    def test_refusals_and_usage(self):
+        f = self.write("tmv.cu", TMV)
+        self.assertEqual(run("rewrite", f, "--at", "1", "--apply", "np-pragma")[0], 1)
+        self.assertEqual(run("rewrite", f, "--at", "4", "--apply", "no-such-rewrite")[0], 2)
+        self.assertEqual(run("rewrite", f, "--apply", "np-pragma")[0], 2)
+        self.assertEqual(run("rewrite", f, "--at", "x", "--apply", "np-pragma")[0], 2)
+        rc, _, err = run("rewrite", os.path.join(FIXTURES, "np_parallel_loop.cu"), "--at", "37", "--apply", "np-pragma")
+        self.assertEqual(rc, 1)
+        self.assertIn("loop-carried dependence", err)
+
+    def test_output_file_written_atomically(self):
+        f = self.write("tmv.cu", TMV)
+        out = os.path.join(self.dir, "out.cu")
+        self.assertEqual(run("rewrite", f, "--at", "4", "--apply", "np-pragma", "-o", out)[0], 0)
+        self.assertIn("#pragma np parallel for", open(out).read())
+        self.assertEqual(open(f).read(), TMV)
+
+
+class Misc(unittest.TestCase):
+    def test_runtime_dir(self):
+        rc, out, _ = run("--runtime-dir")
+        self.assertEqual(rc, 0)
+        self.assertTrue(os.path.isfile(os.path.join(out.strip(), "nestor", "np.cuh")))
+
+    def test_version(self):
+        rc, out, _ = run("--version")
+        self.assertEqual(rc, 0)
+        self.assertIn("nestor", out)
+
+    def test_list_rules(self):
+        rc, out, _ = run("lint", "--list-rules")
+        self.assertEqual(rc, 0)
+        self.assertIn("np-pragma-syntax (error)", out)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

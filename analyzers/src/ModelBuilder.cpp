@@ -439,12 +439,18 @@ private:
         return isSingleThreadTest(bo->getLHS()) || isSingleThreadTest(bo->getRHS());
       if (bo->getOpcode() == BO_EQ) {
         Variance l = variance_.of(bo->getLHS()), r = variance_.of(bo->getRHS());
-        return (l == Variance::ThreadVarying) != (r == Variance::ThreadVarying);
+        return (l == Variance::ThreadVarying) != (r == Variance::ThreadVarying) && isThreadIndexTest(bo);
       }
     }
     if (auto *uo = dyn_cast<UnaryOperator>(cond)) // if (!threadIdx.x)
       if (uo->getOpcode() == UO_LNot) return variance_.of(uo->getSubExpr()) == Variance::ThreadVarying;
     return false;
+  }
+
+  // A comparison of thread indices (threadIdx.x == 0, lane != 0), not of data
+  // loaded per thread (levels[v] == level), which selects many threads.
+  bool isThreadIndexTest(const BinaryOperator *bo) const {
+    return !containsLoad(bo) && !variance_.isDataDependent(bo->getLHS()) && !variance_.isDataDependent(bo->getRHS());
   }
 
   static bool exitsImmediately(const Stmt *s) {
@@ -460,7 +466,7 @@ private:
     if (auto *bo = dyn_cast<BinaryOperator>(cond)) {
       if (bo->getOpcode() == BO_LOr) return isOtherThreadsTest(bo->getLHS()) || isOtherThreadsTest(bo->getRHS());
       Variance l = variance_.of(bo->getLHS()), r = variance_.of(bo->getRHS());
-      bool oneVarying = (l == Variance::ThreadVarying) != (r == Variance::ThreadVarying);
+      bool oneVarying = (l == Variance::ThreadVarying) != (r == Variance::ThreadVarying) && isThreadIndexTest(bo);
       if (bo->getOpcode() == BO_NE) return oneVarying;
       // `tid > 0` and `tid >= 1`, not bounds guards like `tid >= n`.
       Expr::EvalResult v;
@@ -633,8 +639,11 @@ private:
       loop.tripCount = TripCountClass::Uniform;
     }
     // Grid-stride / block-stride loops: start at a thread id, step by a block or grid size.
+    // (a warp-stride loop `for (c = lane; c < n; c += 32)` is one too).
+    bool strideStep = stepExpr && (variance_.of(stepExpr) == Variance::Uniform ||
+                                   (variance_.of(stepExpr) == Variance::Constant && (stepValue > 1 || stepValue < -1)));
     if (variance_.of(lower) == Variance::ThreadVarying && variance_.of(upper) != Variance::ThreadVarying &&
-        stepExpr && variance_.of(stepExpr) == Variance::Uniform && !variance_.isDataDependent(lower)) {
+        strideStep && !variance_.isDataDependent(lower)) {
       loop.gridStride = true;
       loop.tripCount = TripCountClass::Uniform; // differs by at most one between threads
     }

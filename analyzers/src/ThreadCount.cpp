@@ -121,8 +121,8 @@ std::optional<std::string> inferScalar(const Expr *grid, ASTContext &ctx, std::s
   const Expr *e = followVariable(grid, 0);
   if (e != stripConversions(grid)) how = "through an intermediate variable; ";
   if (const BinaryOperator *div = findDivision(e)) {
-    const Expr *num = followVariable(div->getLHS(), 0);
-    auto n = numeratorThreads(num, div->getRHS(), ctx);
+    // The numerator stays as written: a variable there is the thread count.
+    auto n = numeratorThreads(div->getLHS(), div->getRHS(), ctx);
     if (n) how += "ceiling division of the grid";
     return n;
   }

@@ -1,0 +1,40 @@
+# The two entry points a fresh machine needs (README.md):
+#   make demo   installs what is missing, builds, lints the bundled examples
+#   make test   installs what is missing, builds everything, runs every test
+# Everything else is plain CMake: see README.md.
+BUILD ?= build
+JOBS ?= 2
+CMAKE_FLAGS ?=
+NESTOR = $(BUILD)/cli/nestor
+
+.PHONY: demo test build bootstrap e2e-deps configure clean
+
+bootstrap:
+	@scripts/bootstrap
+
+e2e-deps:
+	@scripts/install-e2e-deps
+
+$(BUILD)/build.ninja:
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
+
+configure: bootstrap $(BUILD)/build.ninja
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: bootstrap configure
+	cmake --build $(BUILD) -j $(JOBS) --target nestor
+	$(NESTOR) lint --fail-on never examples/
+	@echo
+	@echo "Model of one example (nestor analyze):"
+	$(NESTOR) analyze examples/loops/tmv.cu examples/graph/neighbour_sum.cu
+	@echo
+	@echo "A rewrite (nestor rewrite --diff):"
+	$(NESTOR) rewrite examples/loops/tmv.cu --at 16 --apply np-pragma --diff
+
+test: bootstrap e2e-deps build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 1200
+
+clean:
+	rm -rf $(BUILD)

@@ -153,6 +153,8 @@ for g in $graphs; do
       t="$(field time_ms "$log")"
       l="$(field launches "$log")"
       printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$p" "$g" "$variant" "${t:--}" "${l:--}" "$status" >> "$results"
+      # Progress as it goes, so that a run cut short (time limit) still reports what it measured.
+      printf "run: %s %s %s time_ms=%s launches=%s %s\n" "$p" "$g" "$variant" "${t:--}" "${l:--}" "$status"
       [ "$status" = ok ] || { echo "run failed: $p $g $variant ($status):"; tail -3 "$log"; }
     done < "$build_list"
   done

@@ -14,6 +14,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cuda_runtime.h>
 
 // ---- tuning macros (each may be overridden with -D) -------------------------
@@ -467,6 +469,15 @@ struct agg_grid_plan {
   unsigned device_launches = 0;
   bool empty() const { return records == 0; }
 };
+
+// Host side of rewritten code: a failed runtime call made by the generated
+// pool management ends the program with a message, since the host code the
+// rewrite extends has no error path it could join.
+inline void agg_host_check(cudaError_t err, const char* what) {
+  if (err == cudaSuccess) return;
+  std::fprintf(stderr, "nestor::dp: %s: %s\n", what, cudaGetErrorString(err));
+  std::exit(1);
+}
 
 // Zeroes the counters; call (stream-ordered) before every parent launch that
 // uses the pool. Records need no clearing.

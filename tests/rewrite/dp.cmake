@@ -1,0 +1,85 @@
+# Golden and refusal cases of the dynamic-parallelism rewrites (threshold,
+# coarsen, aggregate; rewriters/{threshold,coarsen,aggregate}, docs/rewrites-dp.md).
+#
+# The graph goldens are named golden/graph/<program>.<variant>.cu: tests/gpu
+# checks each against examples/graph/<program>.cu on the GPU, and
+# bench/graph/run.sh --variants tests/rewrite/golden/graph times them.
+
+# Chains re-analyse the rewritten text, which includes <nestor/dp.cuh>: the
+# analysis needs the runtime on its include path (given after `--`).
+set(dp_flags -I${PROJECT_SOURCE_DIR}/runtime/include)
+function(dp_case name)
+  # The graph goldens include "graph.h" from examples/graph.
+  nestor_rewrite_case(${name} ${ARGN} FLAGS ${dp_flags} NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/examples/graph)
+endfunction()
+# nestor_rewrite_refusal with the same flags.
+function(dp_refusal name)
+  cmake_parse_arguments(ARG "" "INPUT;AT;APPLY;EXPECT" "PARAMS" ${ARGN})
+  set(params "")
+  foreach(p ${ARG_PARAMS})
+    list(APPEND params --param ${p})
+  endforeach()
+  list(APPEND params -- ${dp_flags})
+  add_test(NAME rewrite_refusal.${name}
+    COMMAND ${CMAKE_COMMAND} -DNESTOR=$<TARGET_FILE:nestor> -DINPUT=${PROJECT_SOURCE_DIR}/${ARG_INPUT}
+      -DAT=${ARG_AT} -DAPPLY=${ARG_APPLY} "-DPARAMS=${params}" "-DEXPECT=${ARG_EXPECT}"
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/CheckRefusal.cmake)
+  set_tests_properties(rewrite_refusal.${name} PROPERTIES LABELS "rewrite")
+endfunction()
+
+# ---- the graph programs: each rewrite alone and the full chain -------------
+set(dp_graph_sites "neighbour_sum:42" "bfs:50" "sssp:66")
+foreach(entry ${dp_graph_sites})
+  string(REPLACE ":" ";" parts ${entry})
+  list(GET parts 0 program)
+  list(GET parts 1 line)
+  set(input examples/graph/${program}.cu)
+  dp_case(graph/${program}.threshold INPUT ${input} AT ${line} APPLY threshold)
+  dp_case(graph/${program}.coarsen INPUT ${input} AT ${line} APPLY coarsen)
+  dp_case(graph/${program}.aggregate_warp INPUT ${input} AT ${line} APPLY aggregate)
+  dp_case(graph/${program}.aggregate_block INPUT ${input} AT ${line} APPLY aggregate
+                      PARAMS granularity=block)
+  dp_case(graph/${program}.aggregate_grid INPUT ${input} AT ${line} APPLY aggregate
+                      PARAMS granularity=grid)
+  dp_case(graph/${program}.threshold_coarsen_aggregate INPUT ${input} AT ${line}
+                      APPLY threshold,coarsen,aggregate PARAMS granularity=grid)
+  # Applying a rewrite twice is refused.
+  foreach(r threshold coarsen aggregate)
+    dp_refusal(dp_${program}_${r}_twice INPUT ${input} AT ${line} APPLY ${r},${r}
+                           EXPECT "already applied")
+  endforeach()
+endforeach()
+
+# ---- fixtures ---------------------------------------------------------------
+set(fx tests/fixtures/dp)
+# 3-D child grid and block, `return` in the child, a parameter it modifies.
+dp_case(dp/multidim.threshold INPUT ${fx}/multidim.cu AT 20 APPLY threshold PARAMS threshold=512)
+dp_case(dp/multidim.coarsen INPUT ${fx}/multidim.cu AT 20 APPLY coarsen PARAMS factor=2)
+dp_case(dp/multidim.coarsen_s2 INPUT ${fx}/multidim.cu AT 20 APPLY coarsen PARAMS strategy=2)
+dp_case(dp/multidim.coarsen_s3 INPUT ${fx}/multidim.cu AT 20 APPLY coarsen PARAMS strategy=3)
+dp_case(dp/multidim.aggregate_block INPUT ${fx}/multidim.cu AT 20 APPLY aggregate PARAMS granularity=block)
+dp_case(dp/multidim.threshold_coarsen_aggregate INPUT ${fx}/multidim.cu AT 20
+                    APPLY threshold,coarsen,aggregate PARAMS granularity=warp)
+# Side effects in the configuration and arguments; the launch is in a loop.
+dp_case(dp/side_effects.threshold INPUT ${fx}/side_effects.cu AT 14 APPLY threshold)
+dp_case(dp/side_effects.aggregate_warp INPUT ${fx}/side_effects.cu AT 14 APPLY aggregate)
+dp_case(dp/side_effects.aggregate_grid INPUT ${fx}/side_effects.cu AT 14 APPLY aggregate
+                    PARAMS granularity=grid)
+dp_refusal(dp_side_effects_aggregate_block_in_loop INPUT ${fx}/side_effects.cu AT 14 APPLY aggregate
+                       PARAMS granularity=block EXPECT "in a loop")
+# __shared__ and __syncthreads in the child.
+dp_case(dp/shared_barrier.coarsen INPUT ${fx}/shared_barrier.cu AT 18 APPLY coarsen)
+dp_refusal(dp_shared_barrier_threshold INPUT ${fx}/shared_barrier.cu AT 18 APPLY threshold
+                       EXPECT "not serialisable: 'tile_sum' uses __syncthreads")
+dp_refusal(dp_shared_barrier_aggregate INPUT ${fx}/shared_barrier.cu AT 18 APPLY aggregate
+                       EXPECT "uses __syncthreads")
+# Device-side cudaDeviceSynchronize (gone in CDP2): refused by all three.
+foreach(r threshold coarsen aggregate)
+  dp_refusal(dp_device_sync_${r} INPUT ${fx}/device_sync.cu AT 10 APPLY ${r}
+                         EXPECT "device-side cudaDeviceSynchronize")
+endforeach()
+# Host launches are not DP launches; the order threshold -> coarsen matters.
+dp_refusal(dp_host_launch_threshold INPUT examples/graph/bfs.cu AT 100 APPLY threshold
+                       EXPECT "host-side launch")
+dp_refusal(dp_threshold_after_coarsen INPUT examples/graph/bfs.cu AT 50 APPLY coarsen,threshold
+                       EXPECT "apply threshold before coarsen")

@@ -1,0 +1,36 @@
+#include <nestor/dp.cuh>
+
+// A child that uses __shared__ and __syncthreads: not serialisable (threshold
+// refuses), not aggregatable here (aggregate refuses); coarsening keeps the
+// barriers legal and separates the coarsened blocks with one.
+__global__ void tile_sum(const float* in, float* out, unsigned n, dim3 _gDim) {
+  // Coarsened by Nestor (strategy 1): each block runs NESTOR_CFACTOR original blocks.
+  for (unsigned _bx = blockIdx.x; _bx < _gDim.x; _bx += gridDim.x) {
+    const dim3 _bIdx(_bx, blockIdx.y, blockIdx.z);
+    {
+      __shared__ float tile[128];
+      unsigned i = _bIdx.x * blockDim.x + threadIdx.x;
+      tile[threadIdx.x] = i < n ? in[i] : 0.0f;
+      __syncthreads();
+      if (threadIdx.x == 0) {
+        float s = 0;
+        for (unsigned k = 0; k < blockDim.x; ++k) s += tile[k];
+        atomicAdd(out, s);
+      }
+    }
+    __syncthreads();  // the next block reuses the shared memory
+  }
+}
+
+__global__ void rows_parent(const float* in, float* out, const unsigned* len, unsigned rows) {
+  unsigned r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows && len[r] > 0) {
+    const dim3 _gDim((len[r] + 127) / 128);
+    tile_sum<<<nestor::dp::coarsen_x(_gDim, NESTOR_CFACTOR), 128>>>(in + r * 4096, out + r, len[r], _gDim);
+  }
+}
+
+int main() {
+  rows_parent<<<1, 32>>>(nullptr, nullptr, nullptr, 0);
+  return 0;
+}

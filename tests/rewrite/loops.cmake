@@ -1,0 +1,101 @@
+# Loop rewrites (issue 4): CUDA-NP (np), CTE (cte) and sub-warp (subwarp) on
+# tests/fixtures/loops/. Every golden also compiles with nvcc (rewrite_nvcc.*)
+# and is run against its original on the GPU by tests/gpu/loops/.
+set(loops_fx tests/fixtures/loops)
+set(loops_inc NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/tests/fixtures/loops)
+
+# TMV (cuda-np.md Figure 2), pragma on line 10: every slave count that fits a
+# 64-thread block, both mappings.
+foreach(type inter intra)
+  foreach(s 2 4 8 16)
+    nestor_rewrite_case(loops/tmv.np_${type}_${s} INPUT ${loops_fx}/tmv.cu AT 10 APPLY np
+      PARAMS slaves=${s} np_type=${type} ${loops_inc})
+  endforeach()
+endforeach()
+# Defaults from nothing: inter-warp, 4 slaves.
+nestor_rewrite_case(loops/tmv.np_default INPUT ${loops_fx}/tmv.cu AT 11 APPLY np ${loops_inc})
+
+# `if (row >= n) return;` with an unannotated loop (the pragma is inferred):
+# inter-warp predicates the return, intra-warp keeps it; 32 slaves (block 32).
+foreach(cfg inter_4 inter_8 intra_4 intra_32)
+  string(REPLACE "_" ";" parts ${cfg})
+  list(GET parts 0 type)
+  list(GET parts 1 s)
+  nestor_rewrite_case(loops/early_return.np_${cfg} INPUT ${loops_fx}/early_return.cu AT 10 APPLY np
+    PARAMS slaves=${s} np_type=${type} ${loops_inc})
+endforeach()
+
+# Figure 5-style kernel: three pragma loops, Grad[150] partitioned into registers.
+nestor_rewrite_case(loops/local_array.np_inter_4 INPUT ${loops_fx}/local_array.cu AT 13 APPLY np
+  PARAMS slaves=4 np_type=inter ${loops_inc})
+nestor_rewrite_case(loops/local_array.np_intra_8 INPUT ${loops_fx}/local_array.cu AT 13 APPLY np
+  PARAMS slaves=8 np_type=intra ${loops_inc})
+
+# lud_perimeter (Figure 3): shared-memory tiles, loop variable declared outside.
+nestor_rewrite_case(loops/lud_perimeter.np_inter_8 INPUT ${loops_fx}/lud_perimeter.cu AT 15 APPLY np
+  PARAMS slaves=8 np_type=inter ${loops_inc})
+nestor_rewrite_case(loops/lud_perimeter.np_intra_4 INPUT ${loops_fx}/lud_perimeter.cu AT 15 APPLY np
+  PARAMS slaves=4 np_type=intra ${loops_inc})
+
+# Multi-dimensional block (16, 8): linearised masters, original ids after the loop.
+nestor_rewrite_case(loops/multidim.np_inter_4 INPUT ${loops_fx}/multidim.cu AT 11 APPLY np
+  PARAMS slaves=4 np_type=inter ${loops_inc})
+nestor_rewrite_case(loops/multidim.np_intra_8 INPUT ${loops_fx}/multidim.cu AT 11 APPLY np
+  PARAMS slaves=8 np_type=intra ${loops_inc})
+
+# __launch_bounds__(256), 64-thread launch: 4 slaves fit, 8 do not.
+nestor_rewrite_case(loops/launch_bounds.np_inter_4 INPUT ${loops_fx}/launch_bounds.cu AT 8 APPLY np
+  PARAMS slaves=4 np_type=inter ${loops_inc})
+nestor_rewrite_case(loops/launch_bounds.np_intra_2 INPUT ${loops_fx}/launch_bounds.cu AT 8 APPLY np
+  PARAMS slaves=2 np_type=intra ${loops_inc})
+nestor_rewrite_refusal(loops.launch_bounds_8 INPUT ${loops_fx}/launch_bounds.cu AT 8 APPLY np
+  PARAMS slaves=8 EXPECT "exceeds __launch_bounds__(256)")
+
+# Scan, last-iteration live-out, and a local array in shared memory.
+nestor_rewrite_case(loops/scan.np_inter_4 INPUT ${loops_fx}/scan.cu AT 11 APPLY np
+  PARAMS slaves=4 np_type=inter ${loops_inc})
+nestor_rewrite_case(loops/scan.np_intra_8 INPUT ${loops_fx}/scan.cu AT 11 APPLY np
+  PARAMS slaves=8 np_type=intra ${loops_inc})
+
+# CSR SpMV and the degree gather: NP, CTE and every sub-warp width.
+nestor_rewrite_case(loops/spmv_csr.np_intra_8 INPUT ${loops_fx}/spmv_csr.cu AT 9 APPLY np
+  PARAMS slaves=8 np_type=intra ${loops_inc})
+nestor_rewrite_case(loops/spmv_csr.cte INPUT ${loops_fx}/spmv_csr.cu AT 9 APPLY cte ${loops_inc})
+nestor_rewrite_case(loops/spmv_csr.cte_disjoint INPUT ${loops_fx}/spmv_csr.cu AT 9 APPLY cte
+  PARAMS mode=disjoint ${loops_inc})
+foreach(w 2 4 8 16 32)
+  nestor_rewrite_case(loops/spmv_csr.subwarp_${w} INPUT ${loops_fx}/spmv_csr.cu AT 9 APPLY subwarp
+    PARAMS width=${w} ${loops_inc})
+endforeach()
+nestor_rewrite_case(loops/degree_gather.cte INPUT ${loops_fx}/degree_gather.cu AT 9 APPLY cte ${loops_inc})
+nestor_rewrite_case(loops/degree_gather.subwarp_8 INPUT ${loops_fx}/degree_gather.cu AT 9 APPLY subwarp
+  PARAMS width=8 ${loops_inc})
+nestor_rewrite_case(loops/degree_gather.np_inter_4 INPUT ${loops_fx}/degree_gather.cu AT 9 APPLY np
+  PARAMS slaves=4 np_type=inter ${loops_inc})
+
+# Refusals, each with its reason.
+nestor_rewrite_refusal(loops.launched_elsewhere INPUT ${loops_fx}/refusals.cu AT 8 APPLY np
+  EXPECT "launched from another translation unit")
+nestor_rewrite_refusal(loops.block_too_big INPUT ${loops_fx}/refusals.cu AT 15 APPLY np PARAMS slaves=4
+  EXPECT "2048 > 1024")
+nestor_rewrite_refusal(loops.shuffle_in_kernel INPUT ${loops_fx}/refusals.cu AT 22 APPLY np PARAMS slaves=2
+  EXPECT "__shfl_down_sync")
+nestor_rewrite_refusal(loops.tmv_32_slaves INPUT ${loops_fx}/tmv.cu AT 10 APPLY np PARAMS slaves=32
+  EXPECT "2048 > 1024")
+nestor_rewrite_refusal(loops.cte_uniform_trip INPUT ${loops_fx}/tmv.cu AT 11 APPLY cte
+  EXPECT "not irregular")
+nestor_rewrite_refusal(loops.subwarp_uniform_trip INPUT ${loops_fx}/refusals.cu AT 29 APPLY subwarp
+  EXPECT "not irregular")
+
+# Master-computed live-ins (read_from_master), a memory-reading early return,
+# and CTE task descriptors (row, bias: thread-private values f(i) reads).
+foreach(cfg inter_4 intra_8)
+  string(REPLACE "_" ";" parts ${cfg})
+  list(GET parts 0 type)
+  list(GET parts 1 s)
+  nestor_rewrite_case(loops/broadcast.np_${cfg} INPUT ${loops_fx}/broadcast.cu AT 14 APPLY np
+    PARAMS slaves=${s} np_type=${type} ${loops_inc})
+endforeach()
+nestor_rewrite_case(loops/broadcast.cte INPUT ${loops_fx}/broadcast.cu AT 14 APPLY cte ${loops_inc})
+nestor_rewrite_case(loops/broadcast.subwarp_4 INPUT ${loops_fx}/broadcast.cu AT 14 APPLY subwarp
+  PARAMS width=4 ${loops_inc})

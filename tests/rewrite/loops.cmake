@@ -99,3 +99,9 @@ endforeach()
 nestor_rewrite_case(loops/broadcast.cte INPUT ${loops_fx}/broadcast.cu AT 14 APPLY cte ${loops_inc})
 nestor_rewrite_case(loops/broadcast.subwarp_4 INPUT ${loops_fx}/broadcast.cu AT 14 APPLY subwarp
   PARAMS width=4 ${loops_inc})
+nestor_rewrite_refusal(loops.np_loop_in_branch INPUT ${loops_fx}/refusals.cu AT 36 APPLY np
+  EXPECT "not a statement of the kernel's outermost block")
+nestor_rewrite_refusal(loops.cte_not_associative INPUT ${loops_fx}/refusals.cu AT 43 APPLY cte
+  EXPECT "not an associative reduction")
+nestor_rewrite_refusal(loops.subwarp_not_associative INPUT ${loops_fx}/refusals.cu AT 43 APPLY subwarp
+  EXPECT "not an associative reduction")

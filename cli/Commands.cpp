@@ -45,7 +45,7 @@ static cl::opt<std::string> FailOn("fail-on", cl::desc("Exit 1 on findings at or
 static cl::opt<unsigned> Jobs("j", cl::desc("Files analysed in parallel (0: all cores)"), cl::init(0),
                               cl::sub(LintCmd), cl::cat(Category));
 static cl::opt<std::string> ConfigFile("config", cl::desc("Configuration file (default: nearest .nestor.yaml)"),
-                                       cl::sub(LintCmd), cl::sub(AnalyzeCmd), cl::cat(Category));
+                                       cl::sub(LintCmd), cl::cat(Category));
 static cl::opt<bool> RuntimeDir("runtime-dir", cl::desc("Print the include directory rewritten code needs (-I)"),
                                 cl::cat(Category));
 static cl::opt<bool> ListRules("list-rules", cl::desc("List the rules"), cl::sub(LintCmd), cl::cat(Category));

@@ -25,7 +25,7 @@ public:
       if (l.tripCount != TripCountClass::Irregular || !rules::isNpCandidate(l)) continue;
       std::string range = "'" + l.lowerBound + "' to '" + l.upperBound + "'";
       std::string how = l.reductions.empty()
-                            ? "use sub-warp decomposition"
+                            ? "spread its iterations over the lanes of a warp with CUDA-NP (np_type=intra)"
                             : "use CTE (the " + std::string(spelling(l.reductions.front().op)) + " reduction of '" +
                                   l.reductions.front().var + "' is associative) or sub-warp decomposition";
       Finding f = rules::makeFinding(*this, l.headerSpan,

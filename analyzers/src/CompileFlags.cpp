@@ -189,6 +189,12 @@ CompileCommand finish(const std::string &file, std::vector<std::string> flags,
   if (!hasArch) cc.args.push_back("--cuda-gpu-arch=" + opts.gpuArch);
   // Without relocatable device code every device-side <<<>>> is an error.
   if (!hasRdc) cc.args.push_back("-fgpu-rdc");
+  // Rewritten code includes <nestor/...cuh>: analysing it again (rewrite
+  // chains, the editor after a rewrite) needs the runtime headers.
+  if (llvm::sys::fs::is_directory(NESTOR_RUNTIME_INCLUDE_DIR)) {
+    cc.args.push_back("-isystem");
+    cc.args.push_back(NESTOR_RUNTIME_INCLUDE_DIR);
+  }
   cc.args.push_back("-Wno-unknown-cuda-version");
   cc.args.push_back("-ferror-limit=0");
   for (auto &f : flags) cc.args.push_back(std::move(f));

@@ -929,7 +929,11 @@ private:
     auto cfgArg = [&](unsigned i) -> const Expr * {
       i += first;
       if (!cfg || i >= cfg->getNumArgs() || isa<CXXDefaultArgExpr>(cfg->getArg(i))) return nullptr;
-      return cfg->getArg(i);
+      // Arguments clang supplies itself for device-side launches (shared
+      // memory, stream) sit at the `<<<` token: they were not written.
+      const Expr *a = cfg->getArg(i);
+      if (first && a->getBeginLoc() == cfg->getBeginLoc()) return nullptr;
+      return a;
     };
     const Expr *grid = cfgArg(0), *block = cfgArg(1), *shm = cfgArg(2), *stream = cfgArg(3);
     l.grid = grid ? textOf(stripConversions(grid), ctx_) : "";

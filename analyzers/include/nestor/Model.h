@@ -230,7 +230,7 @@ struct LaunchSite {
 
 /// An error or warning clang reported while parsing.
 struct ParseDiagnostic {
-  std::string severity; ///< "error" or "warning"
+  std::string severity; ///< "error" or "fatal"
   std::string message;
   SourceSpan span;
 };

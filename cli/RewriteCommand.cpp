@@ -3,12 +3,14 @@
 // Rewrites compose in the order given (threshold -> coarsen -> aggregate is
 // the thesis' order): after each one the result is analysed again and the
 // same target (the n-th launch of the child in its parent, or the n-th loop
-// of the function) is looked up in the new text.
+// of the function) is looked up in the new text. That logic is
+// composeRewrites() (nestor/planner/Compose.h), shared with `nestor profile`.
 #include "Commands.h"
 #include "Options.h"
 
 #include "nestor/Analysis.h"
 #include "nestor/Rewrite.h"
+#include "nestor/planner/Compose.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -31,44 +33,6 @@ cl::opt<bool> RewriteList("list", cl::desc("List the rewrites that apply at --at
                           cl::sub(RewriteCmd));
 
 namespace {
-
-// Identifies a target independently of line numbers, so it can be found again
-// after an earlier rewrite moved it.
-struct StableTarget {
-  RewriteTarget::Kind kind;
-  std::string function; // loop: enclosing function; launch: parent
-  std::string child;    // launch only
-  int ordinal = 0;      // n-th such site in the function
-};
-
-StableTarget stable(const FileModel &m, const RewriteTarget &t) {
-  StableTarget s{t.kind, "", "", 0};
-  if (t.kind == RewriteTarget::Kind::Launch) {
-    const LaunchSite &l = m.launches[size_t(t.id)];
-    s.function = l.parent;
-    s.child = l.child;
-    for (const LaunchSite &o : m.launches)
-      if (o.id < l.id && o.parent == l.parent && o.child == l.child) ++s.ordinal;
-  } else {
-    const LoopSite &l = m.loops[size_t(t.id)];
-    s.function = l.function;
-    for (const LoopSite &o : m.loops)
-      if (o.id < l.id && o.function == l.function) ++s.ordinal;
-  }
-  return s;
-}
-
-std::optional<RewriteTarget> find(const FileModel &m, const StableTarget &s) {
-  int n = 0;
-  if (s.kind == RewriteTarget::Kind::Launch) {
-    for (const LaunchSite &l : m.launches)
-      if (l.parent == s.function && l.child == s.child && n++ == s.ordinal) return RewriteTarget{s.kind, l.id};
-  } else {
-    for (const LoopSite &l : m.loops)
-      if (l.function == s.function && n++ == s.ordinal) return RewriteTarget{s.kind, l.id};
-  }
-  return std::nullopt;
-}
 
 std::string location(const std::string &file, const SourceSpan &s) {
   return s.valid() ? file + ":" + std::to_string(s.begin.line) + ":" + std::to_string(s.begin.column) : file;
@@ -173,60 +137,41 @@ int runRewrite(const std::optional<std::vector<std::string>> &compileFlags) {
     chain.push_back(r);
   }
 
-  std::string original = (*tu)->mainFileText().str();
-  std::string current = original;
-  std::unique_ptr<AnalyzedTU> cur = std::move(*tu);
-  std::optional<StableTarget> where;
-  for (size_t i = 0; i < chain.size(); ++i) {
-    const Rewrite *r = chain[i];
-    std::optional<RewriteTarget> target;
-    if (!where || where->kind != r->targetKind()) target = targetAtLine(cur->model(), r->targetKind(), line);
-    else target = find(cur->model(), *where);
-    if (!target) {
-      errs() << "nestor rewrite: " << r->id() << ": no "
-             << (r->targetKind() == RewriteTarget::Kind::Loop ? "loop" : "kernel launch") << " at " << file << ":" << line
-             << "\n";
-      return 1;
-    }
-    // Parameters: only those this rewrite declares.
-    nestor::RewriteParams mine;
-    for (const auto &[k, v] : given)
-      for (const ParamSpec &s : r->params())
-        if (s.name == k) mine[k] = v;
-    auto params = resolveParams(*r, mine);
-    if (!params) {
-      errs() << "nestor rewrite: " << toString(params.takeError()) << "\n";
-      return 2;
-    }
-    Applicability a = r->prepare(*cur, *target, *params);
-    if (!a.applies) {
-      errs() << "nestor rewrite: " << r->id() << " does not apply at " << location(file, a.blocker.valid() ? a.blocker : SourceSpan{})
-             << ": " << a.reason << "\n";
-      return 1;
-    }
-    where = stable(cur->model(), *target);
-    auto reps = r->apply(*cur, *target, *params);
-    if (!reps) {
-      errs() << "nestor rewrite: " << r->id() << ": " << toString(reps.takeError()) << "\n";
-      return 1;
-    }
-    auto text = applyReplacements(*cur, *reps);
-    if (!text) {
-      errs() << "nestor rewrite: " << r->id() << ": " << toString(text.takeError()) << "\n";
-      return 1;
-    }
-    current = *text;
-    if (i + 1 < chain.size()) {
-      AnalysisOptions next = opts;
-      next.contents = current;
-      auto again = analyzeFile(file, next);
-      if (!again) {
-        errs() << "error: " << toString(again.takeError()) << "\n";
-        return 2;
+  std::vector<ComposeStep> steps;
+  for (const Rewrite *r : chain) steps.push_back({r, given});
+  auto composed = composeRewrites(
+      **tu, opts, steps, [line](const FileModel &m, RewriteTarget::Kind kind) { return targetAtLine(m, kind, line); });
+  if (!composed) {
+    int rc = 1;
+    llvm::handleAllErrors(composed.takeError(), [&](const ComposeError &e) {
+      using Kind = ComposeError::Kind;
+      switch (e.kind) {
+      case Kind::NoTarget:
+        errs() << "nestor rewrite: " << e.rewriteId << ": no "
+               << (chain[e.step]->targetKind() == RewriteTarget::Kind::Loop ? "loop" : "kernel launch") << " at " << file
+               << ":" << line << "\n";
+        break;
+      case Kind::BadParams:
+        errs() << "nestor rewrite: " << e.message << "\n";
+        rc = 2;
+        break;
+      case Kind::NotApplicable:
+        errs() << "nestor rewrite: " << e.rewriteId << " does not apply at " << location(file, e.blocker) << ": "
+               << e.message << "\n";
+        break;
+      case Kind::ApplyFailed:
+        errs() << "nestor rewrite: " << e.rewriteId << ": " << e.message << "\n";
+        break;
+      case Kind::AnalysisFailed:
+        errs() << "error: " << e.message << "\n";
+        rc = 2;
+        break;
       }
-      cur = std::move(*again);
-    }
+    });
+    return rc;
   }
+  const std::string original = (*tu)->mainFileText().str();
+  const std::string &current = composed->text;
 
   if (RewriteDiff) return printDiff(file, original, current);
   if (RewriteInPlace || !RewriteOutput.empty()) {

@@ -34,6 +34,11 @@ bool fromJSON(const Value &v, NestorSettings &out, llvm::json::Path p) {
     if (!po) { p.field("profile").report("expected an object"); return false; }
     if (auto s = po->getString("buildCommand")) out.buildCommand = s->str();
     if (auto s = po->getString("runCommand")) out.runCommand = s->str();
+    if (const Value *budget = po->get("budget")) {
+      auto n = budget->getAsInteger();
+      if (!n || *n < 0 || *n > 100000) { p.field("profile").field("budget").report("expected a non-negative integer (0: all variants)"); return false; }
+      out.profileBudget = unsigned(*n);
+    }
   }
   return true;
 }
@@ -42,7 +47,7 @@ Value toJSON(const NestorSettings &s) {
   return Object{{"compileCommandsDir", s.compileCommandsDir ? Value(*s.compileCommandsDir) : Value(nullptr)},
                 {"gpuArch", s.gpuArch},
                 {"workspaceTrusted", s.workspaceTrusted},
-                {"profile", Object{{"buildCommand", s.buildCommand}, {"runCommand", s.runCommand}}}};
+                {"profile", Object{{"buildCommand", s.buildCommand}, {"runCommand", s.runCommand}, {"budget", int64_t(s.profileBudget)}}}};
 }
 
 bool fromJSON(const Value &v, InitializeParams &out, llvm::json::Path p) {

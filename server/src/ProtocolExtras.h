@@ -25,6 +25,9 @@ struct NestorSettings {
   bool workspaceTrusted = false;
   std::string buildCommand;
   std::string runCommand;
+  /// nestor.profile times the N most promising variants (0: all). The
+  /// editor waits for the answer, so the default keeps it to a few minutes.
+  unsigned profileBudget = 12;
 };
 bool fromJSON(const llvm::json::Value &v, NestorSettings &out, llvm::json::Path p);
 llvm::json::Value toJSON(const NestorSettings &s);

@@ -1,0 +1,200 @@
+// Neighbour sum with dynamic parallelism, the naive CDP form that Nestor's
+// threshold / coarsen / aggregate rewrites take as input: one parent thread
+// per vertex launches one child grid over the vertex's CSR neighbour range.
+// The child grid is 1-D, sized with the ceiling division (N + b - 1) / b
+// written inline in the launch (thesis Fig. 3.2 form (b)).
+//
+// sums[v] = sum over out-neighbours u of value(u), in 64-bit integers, so the
+// result does not depend on the order in which children run.
+//
+// Build: nvcc -rdc=true -arch=sm_90 -std=c++17 neighbour_sum.cu -lcudadevrt
+#include <cstdio>
+#include <vector>
+
+#include "graph.h"
+#ifndef NESTOR_THRESHOLD
+#define NESTOR_THRESHOLD 128
+#endif
+#ifndef NESTOR_CFACTOR
+#define NESTOR_CFACTOR 2
+#endif
+#include <nestor/dp.cuh>
+
+#define NS_CHILD_BLOCK 128
+
+#define CUDA_CHECK(expr)                                                                 \
+  do {                                                                                   \
+    cudaError_t err_ = (expr);                                                           \
+    if (err_ != cudaSuccess) {                                                           \
+      std::fprintf(stderr, "%s:%d: CUDA error: %s\n", __FILE__, __LINE__, cudaGetErrorString(err_)); \
+      std::exit(1);                                                                      \
+    }                                                                                    \
+  } while (0)
+
+__device__ unsigned long long vertex_value(unsigned u) { return (u * 2654435761u) % 1000u + 1u; }
+
+__global__ void ns_child(const unsigned* targets, unsigned first, unsigned degree, unsigned long long* sum, dim3 _gDim) {
+  // Coarsened by Nestor (strategy 1): each block runs NESTOR_CFACTOR original blocks.
+  for (unsigned _bx = blockIdx.x; _bx < _gDim.x; _bx += gridDim.x) {
+    const dim3 _bIdx(_bx, blockIdx.y, blockIdx.z);
+    {
+      unsigned i = _bIdx.x * blockDim.x + threadIdx.x;
+      if (i < degree) atomicAdd(sum, vertex_value(targets[first + i]));
+    }
+  }
+}
+
+// One launch of ns_child, recorded for aggregation (Nestor aggregate rewrite).
+struct ns_child__agg_args {
+  const unsigned int *targets;
+  unsigned int first;
+  unsigned int degree;
+  unsigned long long *sum;
+  dim3 _gDim;
+};
+
+// ns_child for aggregated launches: each block finds the launch it belongs to; threads
+// beyond that launch's block (the aggregated block is the largest) skip the body.
+__global__ void ns_child__agg(nestor::dp::agg_batch<ns_child__agg_args> _batch) {
+  const nestor::dp::agg_child<ns_child__agg_args> _c = nestor::dp::agg_child_locate(_batch);
+  if (_c.active) {
+    auto targets = _c.args->targets;
+    auto first = _c.args->first;
+    auto degree = _c.args->degree;
+    auto sum = _c.args->sum;
+    auto _gDim = _c.args->_gDim;
+    {
+      // Coarsened by Nestor (strategy 1): each block runs NESTOR_CFACTOR original blocks.
+      for (unsigned _bx = _c.blockIdx.x; _bx < _gDim.x; _bx += _c.gridDim.x) {
+        const dim3 _bIdx(_bx, _c.blockIdx.y, _c.blockIdx.z);
+        {
+          unsigned i = _bIdx.x * _c.blockDim.x + _c.threadIdx.x;
+          if (i < degree) atomicAdd(sum, vertex_value(targets[first + i]));
+        }
+      }
+    }
+  }
+}
+
+// Launch records of ns_child, reset by the host before every launch of ns_parent.
+__device__ nestor::dp::agg_pool<ns_child__agg_args> ns_child__agg_pool;
+static nestor::dp::agg_pool<ns_child__agg_args> ns_child__agg_pool_host() {
+  static nestor::dp::agg_pool_owner<ns_child__agg_args> owner;
+  if (!owner.pool().counters) {
+    nestor::dp::agg_host_check(owner.create(), "ns_child__agg_pool: allocation");
+    nestor::dp::agg_host_check(cudaMemcpyToSymbol(ns_child__agg_pool, &owner.pool(), sizeof(owner.pool())), "ns_child__agg_pool: cudaMemcpyToSymbol");
+  }
+  return owner.pool();
+}
+
+// Serial form of ns_child (Nestor threshold rewrite): runs every thread of a
+// <<<_gDim, _bDim>>> launch in the calling thread; `return` ends one child thread.
+__device__ void ns_child__serial(const unsigned* targets, unsigned first, unsigned degree, unsigned long long* sum, dim3 _gDim, dim3 _bDim) {
+  nestor::dp::serial_for_each(_gDim, _bDim, [&](const nestor::dp::serial_ctx& _ctx) {
+    unsigned i = _ctx.blockIdx.x * _ctx.blockDim.x + _ctx.threadIdx.x;
+    if (i < degree) atomicAdd(sum, vertex_value(targets[first + i]));
+  });
+}
+
+__global__ void ns_parent(const unsigned* offsets, const unsigned* targets, unsigned n, unsigned long long* sums,
+                          unsigned long long* launches, unsigned* launch_errors) {
+  unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v < n) {
+    unsigned first = offsets[v];
+    unsigned degree = offsets[v + 1] - first;
+    if (degree > 0) {
+      {
+        const auto __threads = degree;
+        const dim3 _gDim((__threads + NS_CHILD_BLOCK - 1) / NS_CHILD_BLOCK), _bDim(NS_CHILD_BLOCK);
+        if (__threads >= NESTOR_THRESHOLD) {
+          {
+            const dim3 _agg_grid(nestor::dp::coarsen_x(_gDim, NESTOR_CFACTOR)), _agg_block(_bDim);
+            ns_child__agg_args _agg_args;
+            _agg_args.targets = targets;
+            _agg_args.first = first;
+            _agg_args.degree = degree;
+            _agg_args.sum = &sums[v];
+            _agg_args._gDim = _gDim;
+            if (!nestor::dp::aggregate_grid(ns_child__agg_pool, _agg_grid, _agg_block, _agg_args)) {
+              // refused (pool full, launch too large): the original launch
+              atomicAdd(launches, 1ull);
+              ns_child<<<_agg_grid, _agg_block>>>(_agg_args.targets, _agg_args.first, _agg_args.degree, _agg_args.sum, _agg_args._gDim);
+              if (cudaGetLastError() != cudaSuccess) atomicAdd(launch_errors, 1u);
+            }
+          }
+        } else {
+          ns_child__serial(targets, first, degree, &sums[v], _gDim, _bDim);
+        }
+      }
+    }
+  }
+}
+
+int main(int argc, char** argv) {
+  graph::options opt;
+  graph::csr g;
+  try {
+    opt = graph::parse_options(argc, argv);
+    g = graph::make_graph(opt);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "neighbour_sum: %s\n%s", e.what(), graph::usage());
+    return 2;
+  }
+  const unsigned n = g.vertices;
+  // Every parent thread may have a launch pending at once.
+  CUDA_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, n + 4096));
+
+  unsigned *d_offsets, *d_targets, *d_errors;
+  unsigned long long *d_sums, *d_launches;
+  CUDA_CHECK(cudaMalloc(&d_offsets, (n + 1) * sizeof(unsigned)));
+  CUDA_CHECK(cudaMalloc(&d_targets, (g.edges() + 1) * sizeof(unsigned)));
+  CUDA_CHECK(cudaMalloc(&d_sums, n * sizeof(unsigned long long)));
+  CUDA_CHECK(cudaMalloc(&d_launches, sizeof(unsigned long long)));
+  CUDA_CHECK(cudaMalloc(&d_errors, sizeof(unsigned)));
+  CUDA_CHECK(cudaMemcpy(d_offsets, g.offsets.data(), (n + 1) * sizeof(unsigned), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(d_targets, g.targets.data(), g.edges() * sizeof(unsigned), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemset(d_errors, 0, sizeof(unsigned)));
+
+  cudaEvent_t start, stop;
+  CUDA_CHECK(cudaEventCreate(&start));
+  CUDA_CHECK(cudaEventCreate(&stop));
+  std::vector<double> times;
+  unsigned long long launches = 0;
+  for (int rep = 0; rep < opt.reps; ++rep) {
+    CUDA_CHECK(cudaMemset(d_sums, 0, n * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMemset(d_launches, 0, sizeof(unsigned long long)));
+    CUDA_CHECK(cudaEventRecord(start));
+    {
+      const nestor::dp::agg_pool<ns_child__agg_args> _agg_pool = ns_child__agg_pool_host();
+      nestor::dp::agg_host_check(nestor::dp::agg_pool_reset(_agg_pool), "ns_child__agg_pool: reset");
+      ns_parent<<<(n + 255) / 256, 256>>>(d_offsets, d_targets, n, d_sums, d_launches, d_errors);
+      // After the parent grid: one launch of every recorded ns_child launch.
+      nestor::dp::agg_grid_plan _agg_plan;
+      nestor::dp::agg_host_check(nestor::dp::agg_grid_read_plan(_agg_pool, &_agg_plan), "ns_child__agg_pool: read plan");
+      nestor::dp::agg_host_check(nestor::dp::agg_grid_launch(_agg_pool, _agg_plan, ns_child__agg, 0), "ns_child__agg: launch");
+    }
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaEventRecord(stop));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    times.push_back(ms);
+    if (rep == 0) CUDA_CHECK(cudaMemcpy(&launches, d_launches, sizeof launches, cudaMemcpyDeviceToHost));
+  }
+  unsigned errors = 0;
+  CUDA_CHECK(cudaMemcpy(&errors, d_errors, sizeof errors, cudaMemcpyDeviceToHost));
+  if (errors) {
+    std::fprintf(stderr, "neighbour_sum: %u device-side launches failed\n", errors);
+    return 1;
+  }
+  std::vector<unsigned long long> sums(n);
+  CUDA_CHECK(cudaMemcpy(sums.data(), d_sums, n * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+  try {
+    if (!opt.out.empty()) graph::write_result(opt.out, sums);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "neighbour_sum: %s\n", e.what());
+    return 2;
+  }
+  graph::print_result_line("neighbour_sum", opt, g, graph::median(times), launches);
+  return 0;
+}

@@ -82,7 +82,7 @@ __global__ void sssp_parent(const unsigned* offsets, const unsigned* targets, co
       dim3 grid(grid_x, grid_y);
       dim3 block(SSSP_BX, SSSP_BY);
       {
-        const auto __threads = cols * (ceil(degree / (float)SSSP_ROW));
+        const auto __threads = cols * rows;
         const dim3 _gDim(grid), _bDim(block);
         if (__threads >= NESTOR_THRESHOLD) {
           atomicAdd(launches, 1ull);

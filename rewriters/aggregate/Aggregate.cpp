@@ -29,6 +29,29 @@ namespace nestor {
 namespace {
 using namespace dprw;
 
+// The launch's block is a compile-time constant (an integer, or a dim3 of
+// integers), so every launch of the batch has the same block.
+bool constantBlock(const LaunchStatement &ls) {
+  const clang::CallExpr *cfg = ls.call ? ls.call->getConfig() : nullptr;
+  if (!cfg) return false;
+  // Device-side launches configure through cudaLaunchDevice(buf, fn, grid, block, ...).
+  unsigned index = cfg->getNumArgs() >= 6 ? 3 : 1;
+  if (index >= cfg->getNumArgs()) return false;
+  const clang::ASTContext &ctx = ls.child->getASTContext();
+  auto isConst = [&](const clang::Expr *e) {
+    clang::Expr::EvalResult r;
+    return e && !e->isValueDependent() && e->EvaluateAsInt(r, ctx);
+  };
+  const clang::Expr *block = cfg->getArg(index)->IgnoreImplicit();
+  if (auto *fc = llvm::dyn_cast<clang::CXXFunctionalCastExpr>(block)) block = fc->getSubExpr()->IgnoreImplicit();
+  if (auto *ce = llvm::dyn_cast<clang::CXXConstructExpr>(block)) {
+    for (const clang::Expr *a : ce->arguments())
+      if (!llvm::isa<clang::CXXDefaultArgExpr>(a) && !isConst(a)) return false;
+    return true;
+  }
+  return isConst(block);
+}
+
 // Names of the local variables declared in a function body.
 std::vector<std::string> localNames(const clang::Stmt *s) {
   std::vector<std::string> out;
@@ -79,11 +102,15 @@ public:
                                spanOf(f->getSourceRange(), tu.astContext()));
     const Kernel *k = tu.model().findKernel(site.child);
     if (!k) return Applicability::no("child kernel " + site.child + " was not analysed", site.span);
-    if (!k->barriers.empty())
+    // An aggregated block runs with the largest block of its batch and masks
+    // the threads beyond its own launch's block. With barriers in the child
+    // that is only safe when every launch has the same, constant block: then
+    // no thread is masked and each barrier is reached by the whole block.
+    if (!k->barriers.empty() && !constantBlock(ls))
       return Applicability::no("child " + site.child + " uses " + k->barriers.front().name + " (" +
-                                   lineOf(k->barriers.front().span) +
-                                   "): threads beyond an original block would have to reach it too; "
-                                   "splitting the body at barriers is not implemented",
+                                   lineOf(k->barriers.front().span) + ") and its block size (" + ls.blockText +
+                                   ") is not a compile-time constant: launches of different block sizes would "
+                                   "leave masked threads out of the barrier",
                                k->barriers.front().span);
     for (const clang::ParmVarDecl *pv : ls.child->parameters())
       if (pv->getName().empty())

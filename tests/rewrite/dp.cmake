@@ -5,26 +5,12 @@
 # checks each against examples/graph/<program>.cu on the GPU, and
 # bench/graph/run.sh --variants tests/rewrite/golden/graph times them.
 
-# Chains re-analyse the rewritten text, which includes <nestor/dp.cuh>: the
-# analysis needs the runtime on its include path (given after `--`).
-set(dp_flags -I${PROJECT_SOURCE_DIR}/runtime/include)
 function(dp_case name)
   # The graph goldens include "graph.h" from examples/graph.
-  nestor_rewrite_case(${name} ${ARGN} FLAGS ${dp_flags} NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/examples/graph)
+  nestor_rewrite_case(${name} ${ARGN} NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/examples/graph)
 endfunction()
-# nestor_rewrite_refusal with the same flags.
 function(dp_refusal name)
-  cmake_parse_arguments(ARG "" "INPUT;AT;APPLY;EXPECT" "PARAMS" ${ARGN})
-  set(params "")
-  foreach(p ${ARG_PARAMS})
-    list(APPEND params --param ${p})
-  endforeach()
-  list(APPEND params -- ${dp_flags})
-  add_test(NAME rewrite_refusal.${name}
-    COMMAND ${CMAKE_COMMAND} -DNESTOR=$<TARGET_FILE:nestor> -DINPUT=${PROJECT_SOURCE_DIR}/${ARG_INPUT}
-      -DAT=${ARG_AT} -DAPPLY=${ARG_APPLY} "-DPARAMS=${params}" "-DEXPECT=${ARG_EXPECT}"
-      -P ${CMAKE_CURRENT_SOURCE_DIR}/CheckRefusal.cmake)
-  set_tests_properties(rewrite_refusal.${name} PROPERTIES LABELS "rewrite")
+  nestor_rewrite_refusal(${name} ${ARGN})
 endfunction()
 
 # ---- the graph programs: each rewrite alone and the full chain -------------
@@ -68,11 +54,15 @@ dp_case(dp/side_effects.aggregate_grid INPUT ${fx}/side_effects.cu AT 14 APPLY a
 dp_refusal(dp_side_effects_aggregate_block_in_loop INPUT ${fx}/side_effects.cu AT 14 APPLY aggregate
                        PARAMS granularity=block EXPECT "in a loop")
 # __shared__ and __syncthreads in the child.
-dp_case(dp/shared_barrier.coarsen INPUT ${fx}/shared_barrier.cu AT 18 APPLY coarsen)
-dp_refusal(dp_shared_barrier_threshold INPUT ${fx}/shared_barrier.cu AT 18 APPLY threshold
+dp_case(dp/shared_barrier.coarsen INPUT ${fx}/shared_barrier.cu AT 19 APPLY coarsen)
+dp_refusal(dp_shared_barrier_threshold INPUT ${fx}/shared_barrier.cu AT 19 APPLY threshold
                        EXPECT "not serialisable: 'tile_sum' uses __syncthreads")
-dp_refusal(dp_shared_barrier_aggregate INPUT ${fx}/shared_barrier.cu AT 18 APPLY aggregate
-                       EXPECT "uses __syncthreads")
+# A constant block: every aggregated block is one whole original block, so the
+# barrier is reached by all its threads.
+dp_case(dp/shared_barrier.aggregate_block INPUT ${fx}/shared_barrier.cu AT 19 APPLY aggregate PARAMS granularity=block)
+dp_case(dp/shared_barrier.aggregate_grid INPUT ${fx}/shared_barrier.cu AT 19 APPLY aggregate PARAMS granularity=grid)
+dp_refusal(dp_shared_barrier_dynamic_block_aggregate INPUT ${fx}/shared_barrier_dynamic_block.cu AT 19 APPLY aggregate
+                       EXPECT "is not a compile-time constant")
 # Device-side cudaDeviceSynchronize (gone in CDP2): refused by all three.
 foreach(r threshold coarsen aggregate)
   dp_refusal(dp_device_sync_${r} INPUT ${fx}/device_sync.cu AT 10 APPLY ${r}
@@ -83,3 +73,9 @@ dp_refusal(dp_host_launch_threshold INPUT examples/graph/bfs.cu AT 100 APPLY thr
                        EXPECT "host-side launch")
 dp_refusal(dp_threshold_after_coarsen INPUT examples/graph/bfs.cu AT 50 APPLY coarsen,threshold
                        EXPECT "apply threshold before coarsen")
+
+# A runnable program whose child has __shared__ memory and barriers, aggregated
+# with a constant block (tests/gpu runs original against these goldens).
+foreach(g warp block grid)
+  dp_case(dp/row_tile_sum.aggregate_${g} INPUT tests/fixtures/dp/row_tile_sum.cu AT 28 APPLY aggregate PARAMS granularity=${g})
+endforeach()

@@ -1,8 +1,9 @@
 #include <nestor/dp.cuh>
 
 // A child that uses __shared__ and __syncthreads: not serialisable (threshold
-// refuses), not aggregatable here (aggregate refuses); coarsening keeps the
-// barriers legal and separates the coarsened blocks with one.
+// refuses); aggregated with its constant block, every barrier is reached by
+// whole blocks; coarsening keeps the barriers legal and separates the
+// coarsened blocks with one.
 __global__ void tile_sum(const float* in, float* out, unsigned n, dim3 _gDim) {
   // Coarsened by Nestor (strategy 1): each block runs NESTOR_CFACTOR original blocks.
   for (unsigned _bx = blockIdx.x; _bx < _gDim.x; _bx += gridDim.x) {

@@ -43,6 +43,7 @@ function(_nestor_equiv_program out_target source)
       CUDA_ARCHITECTURES 90
       CUDA_STANDARD 17
       RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests/gpu/programs)
+    nestor_gpu_program(${target})
   endif()
   set(${out_target} ${target} PARENT_SCOPE)
 endfunction()

@@ -128,17 +128,36 @@ public:
   }
 };
 
+// Records the top-level declarations parsed from the source (not those
+// deserialised from the preamble), so the model builder visits the file's own
+// code without pulling every CUDA header declaration out of the PCH, as
+// clangd's ParsedAST does with its local top-level decls.
+class TopLevelDeclCollector : public clang::ASTConsumer {
+public:
+  explicit TopLevelDeclCollector(std::vector<const clang::Decl *> &out) : out_(out) {}
+  bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
+    for (const clang::Decl *d : group)
+      if (!d->isFromASTFile()) out_.push_back(d);
+    return true;
+  }
+
+private:
+  std::vector<const clang::Decl *> &out_;
+};
+
 class NestorParseAction : public clang::SyntaxOnlyAction {
 public:
-  explicit NestorParseAction(std::vector<NpPragma> &pragmas) : pragmas_(pragmas) {}
+  NestorParseAction(std::vector<NpPragma> &pragmas, std::vector<const clang::Decl *> &decls)
+      : pragmas_(pragmas), decls_(decls) {}
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
                                                         llvm::StringRef file) override {
     CI.getPreprocessor().AddPragmaHandler(new NpPragmaHandler(pragmas_));
-    return SyntaxOnlyAction::CreateASTConsumer(CI, file);
+    return std::make_unique<TopLevelDeclCollector>(decls_);
   }
 
 private:
   std::vector<NpPragma> &pragmas_;
+  std::vector<const clang::Decl *> &decls_;
 };
 
 } // namespace
@@ -146,6 +165,7 @@ private:
 struct ParsedTU {
   std::unique_ptr<llvm::MemoryBuffer> ownedText; // what was analysed
   std::vector<NpPragma> pragmas;
+  std::vector<const clang::Decl *> topLevelDecls;
   CollectingDiagConsumer diags;
   std::shared_ptr<clang::PrecompiledPreamble> preamble; // must outlive the AST
   std::unique_ptr<clang::CompilerInstance> clang;
@@ -180,6 +200,7 @@ clang::ASTContext &AnalyzedTU::astContext() const { return parsed_->clang->getAS
 clang::SourceManager &AnalyzedTU::sourceManager() const { return parsed_->clang->getSourceManager(); }
 const clang::LangOptions &AnalyzedTU::langOptions() const { return parsed_->clang->getLangOpts(); }
 llvm::StringRef AnalyzedTU::mainFileText() const { return parsed_->ownedText->getBuffer(); }
+const std::vector<const clang::Decl *> &AnalyzedTU::topLevelDecls() const { return parsed_->topLevelDecls; }
 const clang::Stmt *AnalyzedTU::loopStmt(int id) const {
   auto it = loopNodes.find(id);
   return it == loopNodes.end() ? nullptr : it->second;
@@ -293,7 +314,7 @@ analyzeFile(const std::string &pathIn, const AnalysisOptions &opts, PreambleCach
   if (!parsed->clang->createTarget())
     return llvm::createStringError("%s: unsupported target for CUDA analysis", pathIn.c_str());
 
-  parsed->action = std::make_unique<NestorParseAction>(parsed->pragmas);
+  parsed->action = std::make_unique<NestorParseAction>(parsed->pragmas, parsed->topLevelDecls);
   const clang::FrontendInputFile &input = parsed->clang->getFrontendOpts().Inputs.front();
   if (!parsed->action->BeginSourceFile(*parsed->clang, input))
     return llvm::createStringError("%s: clang could not start parsing the file", pathIn.c_str());

@@ -1069,7 +1069,7 @@ void buildModel(AnalyzedTU &tu) {
       return true;
     }
   } collector(sm, functions, defOf);
-  collector.TraverseDecl(ctx.getTranslationUnitDecl());
+  for (const Decl *d : tu.topLevelDecls()) collector.TraverseDecl(const_cast<Decl *>(d));
 
   int nextLoop = 0, nextLaunch = 0;
   std::map<const FunctionDecl *, KernelFacts> facts;
@@ -1088,9 +1088,13 @@ void buildModel(AnalyzedTU &tu) {
     const FunctionDecl *canon = fd->getCanonicalDecl();
     auto it = facts.find(canon);
     if (it != facts.end()) return &it->second;
-    auto d = defOf.find(canon);
-    if (d == defOf.end()) return nullptr;
-    collectFacts(d->second->getBody(), ctx, facts[canon]);
+    // Functions defined in the preamble's headers are found through their
+    // declaration (deserialising just that one).
+    const FunctionDecl *def = nullptr;
+    if (auto d = defOf.find(canon); d != defOf.end()) def = d->second;
+    else if (const FunctionDecl *found = fd->getDefinition(); found && found->hasBody()) def = found;
+    if (!def) return nullptr;
+    collectFacts(def->getBody(), ctx, facts[canon]);
     return &facts[canon];
   };
 

@@ -26,6 +26,7 @@ namespace clang {
 class ASTContext;
 class SourceManager;
 class Stmt;
+class Decl;
 class FunctionDecl;
 class CUDAKernelCallExpr;
 class LangOptions;
@@ -57,6 +58,9 @@ public:
   llvm::StringRef mainFileText() const;
   const std::string &mainFile() const { return model_.file; }
 
+  /// Top-level declarations parsed from the file itself and its headers
+  /// outside the preamble (not those deserialised from the preamble).
+  const std::vector<const clang::Decl *> &topLevelDecls() const;
   const clang::Stmt *loopStmt(int loopId) const;
   const clang::CUDAKernelCallExpr *launchExpr(int launchId) const;
   const clang::FunctionDecl *functionDecl(const std::string &name) const;

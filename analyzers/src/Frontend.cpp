@@ -160,6 +160,14 @@ private:
   std::vector<const clang::Decl *> &decls_;
 };
 
+class SkipSystemBodies : public clang::PreambleCallbacks {
+public:
+  bool shouldSkipFunctionBody(clang::Decl *d) override {
+    const clang::SourceManager &sm = d->getASTContext().getSourceManager();
+    return sm.isInSystemHeader(sm.getFileLoc(d->getLocation()));
+  }
+};
+
 } // namespace
 
 struct ParsedTU {
@@ -281,9 +289,15 @@ analyzeFile(const std::string &pathIn, const AnalysisOptions &opts, PreambleCach
       clang::IgnoringDiagConsumer ignorePreamble;
       auto preambleDiags =
           clang::CompilerInstance::createDiagnostics(*vfs, preambleDiagOpts, &ignorePreamble, false);
-      clang::PreambleCallbacks callbacks;
+      // Bodies of functions in system headers (the CUDA toolkit, the C++
+      // library) are never analysed: skip them in the preamble, as clangd
+      // does. Bodies in the project's own headers are kept (child kernels
+      // defined there are checked for serialisability).
+      SkipSystemBodies callbacks;
+      clang::CompilerInvocation preambleInvocation(*invocation);
+      preambleInvocation.getFrontendOpts().SkipFunctionBodies = true;
       auto built = clang::PrecompiledPreamble::Build(
-          *invocation, parsed->ownedText.get(), bounds, preambleDiags, vfs,
+          preambleInvocation, parsed->ownedText.get(), bounds, preambleDiags, vfs,
           std::make_shared<clang::PCHContainerOperations>(), /*StoreInMemory=*/true, "", callbacks);
       if (built) {
         parsed->preamble = std::make_shared<clang::PrecompiledPreamble>(std::move(*built));

@@ -112,3 +112,27 @@ TEST(Analysis, PreambleIsReusedAcrossEdits) {
   EXPECT_EQ((*second)->model().kernels.size(), 2u);
   EXPECT_TRUE((*second)->model().parseDiagnostics.empty());
 }
+
+// The preamble skips bodies of system-header functions only: a child kernel
+// defined in the project's own header (inside the preamble) is still analysed.
+TEST(Analysis, ChildBodiesInProjectHeadersSurviveThePreamble) {
+  TempDir d;
+  d.file("child.cuh", "__global__ void child(float *a) {\n  __shared__ float t[32];\n  t[threadIdx.x] = a[threadIdx.x];\n"
+                      "  __syncthreads();\n  a[threadIdx.x] = t[31 - threadIdx.x];\n}\n");
+  std::string src = "#include \"child.cuh\"\n__global__ void parent(float *a, int n) {\n"
+                    "  child<<<(n + 31) / 32, 32>>>(a + threadIdx.x * n);\n}\n";
+  std::string path = d.file("parent.cu", src);
+  PreambleCache cache;
+  for (int edit = 0; edit < 2; ++edit) {
+    AnalysisOptions o;
+    o.contents = src + (edit ? "// edited\n" : "");
+    auto tu = analyzeFile(path, o, &cache);
+    ASSERT_TRUE(bool(tu));
+    ASSERT_EQ((*tu)->model().launches.size(), 1u);
+    const LaunchSite &l = (*tu)->model().launches[0];
+    EXPECT_FALSE(l.serializable);
+    ASSERT_FALSE(l.reasons.empty());
+    EXPECT_NE(l.reasons[0].find("__syncthreads"), std::string::npos) << l.reasons[0];
+  }
+  EXPECT_EQ(cache.builds(), 1u);
+}

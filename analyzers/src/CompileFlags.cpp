@@ -112,12 +112,20 @@ std::vector<std::string> translateNvccFlags(const std::vector<std::string> &in,
       if (i + 1 < in.size()) out.push_back(in[++i]);
       continue;
     }
+    // Output and dependency-file flags mean nothing to analysis and nothing
+    // is lost without them: drop them silently. The rest are reported.
+    bool outputFlag = f == "-o" || f == "--output-file" || f == "-MF" || f == "-MT" || f == "-MQ";
     if (isDroppedWithValue(f)) {
-      dropped.push_back(in[i] + (i + 1 < in.size() ? " " + in[i + 1] : ""));
+      if (!outputFlag) dropped.push_back(in[i] + (i + 1 < in.size() ? " " + in[i + 1] : ""));
       ++i;
       continue;
     }
-    if (isDroppedAlone(f)) { dropped.push_back(in[i]); continue; }
+    if (isDroppedAlone(f)) {
+      bool silent = f == "-c" || f == "-E" || f == "-M" || f == "-MD" || f == "-MMD" || f == "-MP" ||
+                    (f.starts_with("-o") && f.size() > 2);
+      if (!silent) dropped.push_back(in[i]);
+      continue;
+    }
     out.push_back(in[i]);
   }
   return out;

@@ -248,7 +248,10 @@ analyzeFile(const std::string &pathIn, const AnalysisOptions &opts, PreambleCach
   std::vector<const char *> argv;
   for (const auto &a : command->args) argv.push_back(a.c_str());
 
-  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> vfs = llvm::vfs::getRealFileSystem();
+  // A file system of our own: the compile command's directory becomes its
+  // working directory without touching the process's (which the shared
+  // getRealFileSystem() would change, under every other file and thread).
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> vfs = llvm::vfs::createPhysicalFileSystem();
   if (command->fallbackCudaHeaders) {
     auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(vfs);
     auto mem = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();

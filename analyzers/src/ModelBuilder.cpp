@@ -47,9 +47,10 @@ bool isWarpIntrinsicName(llvm::StringRef n) {
 }
 bool isAtomicName(llvm::StringRef n) { return n.starts_with("atomic") || n.starts_with("__atomic"); }
 bool isThreadVaryingCall(llvm::StringRef n) {
+  // Also the Nestor runtime's ids (rewritten code), whose bodies a preamble may skip.
   return isAtomicName(n) || isWarpIntrinsicName(n) || n.starts_with("clock") || n == "__lane_id" ||
          n == "thread_rank" || n == "thread_index" || n == "meta_group_rank" || n.starts_with("curand") ||
-         n == "__laneid" || n == "laneid";
+         n == "__laneid" || n == "laneid" || n == "slave_id" || n == "master_id" || n == "lane_in_group";
 }
 
 bool inCooperativeGroups(const Decl *d) {
@@ -124,6 +125,8 @@ public:
     if (auto *call = dyn_cast<CallExpr>(e)) {
       std::string n = calleeName(call);
       if (isThreadVaryingCall(n)) return Variance::ThreadVarying;
+      // A device function that reads threadIdx returns a per-thread value.
+      if (const FunctionDecl *fd = call->getDirectCallee(); fd && readsThreadIdx(fd)) return Variance::ThreadVarying;
       Variance v = Variance::Constant;
       if (auto *mc = dyn_cast<CXXMemberCallExpr>(call)) v = join(v, of(mc->getImplicitObjectArgument()));
       for (const Expr *a : call->arguments()) v = join(v, of(a));
@@ -154,6 +157,24 @@ public:
   }
 
 private:
+  bool readsThreadIdx(const FunctionDecl *fd) const {
+    const FunctionDecl *def = fd->getDefinition();
+    if (!def || !def->hasBody()) return false;
+    auto [it, inserted] = readsThreadIdx_.try_emplace(def, false);
+    if (!inserted) return it->second;
+    std::function<bool(const Stmt *)> reads = [&](const Stmt *s) {
+      if (!s) return false;
+      if (auto *dre = dyn_cast<DeclRefExpr>(s))
+        if (auto *vd = dyn_cast<VarDecl>(dre->getDecl()); vd && isBuiltinVar(vd, "threadIdx")) return true;
+      for (const Stmt *c : s->children())
+        if (reads(c)) return true;
+      return false;
+    };
+    bool r = reads(def->getBody());
+    readsThreadIdx_[def] = r;
+    return r;
+  }
+
   void assign(const VarDecl *vd, Variance v, const Expr *rhs) {
     if (!vd) return;
     auto [it, inserted] = vars_.try_emplace(vd, v);
@@ -245,6 +266,7 @@ private:
   ASTContext &ctx_;
   std::map<const VarDecl *, Variance> vars_;
   std::set<const VarDecl *> dataVars_;
+  mutable std::map<const FunctionDecl *, bool> readsThreadIdx_;
   bool changed_ = false;
 };
 

@@ -132,6 +132,26 @@ class ExitCodes(Workspace):
         self.assertIn("dropped flags", err)
 
 
+class WorkingDirectory(Workspace):
+    def test_database_directory_does_not_move_other_files(self):
+        # a.cu's command runs in build/; b.cu and c.cu, linted after it with
+        # relative paths, must still be found (the analysis must not change
+        # the process's working directory).
+        self.write("src/a.cu", TMV)
+        self.write("src/b.cu", TMV.replace("tmv", "tmv_b"))
+        self.write("src/c.cu", TMV.replace("tmv", "tmv_c"))
+        build = os.path.join(self.dir, "build")
+        self.write("build/compile_commands.json", json.dumps([{
+            "directory": build, "file": os.path.join(self.dir, "src", "a.cu"),
+            "command": "nvcc -arch=sm_90 -c ../src/a.cu -o a.o -MD -MF a.d"}]))
+        rc, out, err = run("lint", "-j", "1", "src/a.cu", "src/b.cu", "src/c.cu", cwd=self.dir)
+        self.assertEqual(rc, 1, err)
+        self.assertNotIn("cannot read", err)
+        self.assertEqual(len(out.splitlines()), 3, out)
+        # Output flags are not "dropped": nothing is lost without them.
+        self.assertNotIn("dropped flags", err)
+
+
 class Inputs(Workspace):
     def test_directories_and_globs(self):
         self.write("a/one.cu", TMV)

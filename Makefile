@@ -25,7 +25,7 @@ build: configure
 
 demo: bootstrap configure
 	cmake --build $(BUILD) -j $(JOBS) --target nestor
-	$(NESTOR) lint --fail-on never examples/
+	$(NESTOR) lint --fail-on never examples/graph examples/loops
 	@echo
 	@echo "Model of one example (nestor analyze):"
 	$(NESTOR) analyze examples/loops/tmv.cu examples/graph/neighbour_sum.cu

@@ -149,10 +149,6 @@ std::string findCudaPath(const std::string &preferred) {
 
 namespace {
 
-bool looksLikeNvcc(llvm::StringRef driver) {
-  return llvm::sys::path::filename(driver).starts_with("nvcc");
-}
-
 // Finishes a command: translated flags + what every Nestor parse needs.
 CompileCommand finish(const std::string &file, std::vector<std::string> flags,
                       std::vector<std::string> dropped, std::string origin, std::string dir,
@@ -263,7 +259,6 @@ llvm::Expected<CompileCommand> compileCommandFor(const std::string &file, const 
         }
         std::vector<std::string> dropped;
         std::vector<std::string> flags = translateNvccFlags(raw, dropped);
-        (void)looksLikeNvcc(cmd.CommandLine.empty() ? "" : cmd.CommandLine[0]);
         // Relative include paths are relative to the command's directory.
         for (auto &f : flags) {
           llvm::StringRef s(f);
@@ -276,9 +271,7 @@ llvm::Expected<CompileCommand> compileCommandFor(const std::string &file, const 
         return finish(std::string(abs), std::move(flags), std::move(dropped),
                       "compile_commands.json in " + *dbDir, cmd.Directory, opts);
       }
-      if (explicitDb && !opts.userFlags) {
-        // The file is not in the database: fall through to defaults, like clangd.
-      }
+      // The file is not in the database: flags after `--` or defaults, like clangd.
     }
   }
   std::vector<std::string> dropped;

@@ -762,8 +762,8 @@ private:
             return;
           }
           if (auto *as = dyn_cast<ArraySubscriptExpr>(lhs)) {
-            recordAccess(as, true, iv, derived, loop);
-            if (bo->isCompoundAssignmentOp()) recordAccess(as, false, iv, derived, loop);
+            recordAccess(as, true, derived, loop);
+            if (bo->isCompoundAssignmentOp()) recordAccess(as, false, derived, loop);
             // Scan candidate: out[i] = s
             if (auto *rv = refVar(bo->getRHS()); rv && outerScalar(rv) && uses.count(rv) && uses[rv].op)
               uses[rv].storedToArray = true;
@@ -786,15 +786,15 @@ private:
             return;
           }
           if (auto *as = dyn_cast<ArraySubscriptExpr>(uo->getSubExpr()->IgnoreParenImpCasts())) {
-            recordAccess(as, true, iv, derived, loop);
-            recordAccess(as, false, iv, derived, loop);
+            recordAccess(as, true, derived, loop);
+            recordAccess(as, false, derived, loop);
             walkIndices(as, nestedLoops, conditional, inSwitch, walk);
             return;
           }
         }
       }
       if (auto *as = dyn_cast<ArraySubscriptExpr>(s)) {
-        recordAccess(as, false, iv, derived, loop);
+        recordAccess(as, false, derived, loop);
         walkIndices(as, nestedLoops, conditional, inSwitch, walk);
         return;
       }
@@ -842,7 +842,6 @@ private:
       if (!u.written) continue;
       bool pureReduction = u.op && u.opConsistent && !u.readOutsideUpdate;
       if (pureReduction) {
-        for (const auto &sp : u.updates) (void)sp;
         loop.reductions.push_back({*u.op, name, u.updates.front()});
         continue;
       }
@@ -907,8 +906,8 @@ private:
     walk(b, nested, cond, sw);
   }
 
-  void recordAccess(const ArraySubscriptExpr *as, bool isWrite, const VarDecl *iv,
-                    const std::set<const VarDecl *> &derived, LoopSite &loop) {
+  void recordAccess(const ArraySubscriptExpr *as, bool isWrite, const std::set<const VarDecl *> &derived,
+                    LoopSite &loop) {
     std::vector<const Expr *> indices;
     const Expr *root = arrayRoot(as, indices);
     ArrayAccess a;
@@ -924,7 +923,6 @@ private:
       a.indirect |= containsLoad(idx);
     }
     if (!indices.empty()) a.threadContiguous = isThreadLinear(indices.back());
-    (void)iv;
     // One entry per (array, index, direction).
     for (const auto &e : loop.accesses)
       if (e.array == a.array && e.index == a.index && e.isWrite == a.isWrite) return;
@@ -1059,11 +1057,6 @@ void collectFacts(const Stmt *s, ASTContext &ctx, KernelFacts &f) {
   }
   if (auto *kc = dyn_cast<CUDAKernelCallExpr>(s))
     if (auto *fd = kc->getDirectCallee()) f.callees.insert(fd->getCanonicalDecl());
-  // cooperative_groups types used in declarations (e.g. grid_group g = this_grid()).
-  if (auto *dre = dyn_cast<DeclRefExpr>(s))
-    if (inCooperativeGroups(dre->getDecl()) && isa<FunctionDecl>(dre->getDecl())) {
-      // counted through the call above
-    }
   for (const Stmt *c : s->children()) collectFacts(c, ctx, f);
 }
 

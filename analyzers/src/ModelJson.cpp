@@ -6,20 +6,18 @@ using llvm::json::Array;
 using llvm::json::Object;
 using llvm::json::Value;
 
-Value toJSON(const SourceSpan &s) {
-  return Object{{"file", s.file},
-                {"line", s.begin.line},
-                {"column", s.begin.column},
-                {"end_line", s.end.line},
-                {"end_column", s.end.column}};
-}
-
 static void addLocation(Object &o, const SourceSpan &s) {
   o["file"] = s.file;
   o["line"] = s.begin.line;
   o["column"] = s.begin.column;
   o["end_line"] = s.end.line;
   o["end_column"] = s.end.column;
+}
+
+Value toJSON(const SourceSpan &s) {
+  Object o;
+  addLocation(o, s);
+  return o;
 }
 
 static Array strings(const std::vector<std::string> &v) {

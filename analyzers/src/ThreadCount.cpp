@@ -146,7 +146,6 @@ std::optional<std::string> inferChildThreads(const Expr *grid, const Expr *block
   if (!grid) return std::nullopt;
   std::vector<std::string> parts;
   if (auto *ce = dim3Construct(grid)) {
-    std::string innerHow;
     for (unsigned i = 0; i < 3; ++i) {
       const Expr *arg = ce->getArg(i);
       if (isa<CXXDefaultArgExpr>(arg)) continue;
@@ -155,7 +154,7 @@ std::optional<std::string> inferChildThreads(const Expr *grid, const Expr *block
       std::string h;
       auto n = inferScalar(arg, ctx, h);
       if (!n) return std::nullopt;
-      parts.push_back(parts.empty() && !n->empty() ? *n : *n);
+      parts.push_back(*n);
     }
     how = "dim3 grid, a ceiling division per dimension";
     if (parts.empty()) {

@@ -191,11 +191,23 @@ Facts factsOf(const Stmt *root) {
   return fx;
 }
 
+std::string statementKind(const Stmt *s) {
+  if (isa<WhileStmt>(s)) return "while loop";
+  if (isa<DoStmt>(s)) return "do loop";
+  if (isa<CXXForRangeStmt>(s)) return "range-based for loop";
+  if (isa<SwitchStmt, SwitchCase>(s)) return "switch";
+  if (isa<LabelStmt>(s)) return "labelled statement";
+  if (isa<CXXTryStmt>(s)) return "try block";
+  return s->getStmtClassName();
+}
+
 SourceSpan spanAt(const ASTContext &ctx, SourceLocation loc) { return spanOf(SourceRange(loc, loc), ctx); }
 
 struct Edit {
   unsigned offset, length;
   std::string text;
+  bool rename = false;  ///< threadIdx/blockDim -> nestor_*: absorbed by a replacement that contains it
+  bool absorbs = false; ///< a replacement whose text was made with editedText()
 };
 
 /// The source text with a C++ spelling of a (canonical, unqualified) type.
@@ -438,6 +450,9 @@ std::optional<MapReduceLoop> matchMapReduce(const AnalyzedTU &tu, const LoopSite
   m.accType = typeText(acc->getType(), ctx);
   m.op = upd->first;
   m.mapped = textOf(mapped, ctx);
+  m.beginExpr = parts->lower;
+  m.endExpr = parts->upper;
+  m.mappedExpr = mapped;
   for (const VarDecl *r : fx.reads) {
     if (r == parts->iv || fx.declared.count(r)) continue;
     if (isa<ParmVarDecl>(r) || r->hasAttr<CUDASharedAttr>()) continue; // uniform over the warp / not private
@@ -484,7 +499,18 @@ public:
       out.blocker = blocker_;
       return out;
     }
-    std::sort(edits_.begin(), edits_.end(), [](const Edit &a, const Edit &b) { return a.offset < b.offset; });
+    // Stable: insertions at one offset keep the order they were planned in.
+    // Renames inside an absorbing replacement are part of its text already.
+    std::vector<Edit> kept;
+    for (const Edit &e : edits_) {
+      bool absorbed = false;
+      if (e.rename)
+        for (const Edit &r : edits_)
+          absorbed |= r.absorbs && e.offset >= r.offset && e.offset + e.length <= r.offset + r.length;
+      if (!absorbed) kept.push_back(e);
+    }
+    edits_ = std::move(kept);
+    std::stable_sort(edits_.begin(), edits_.end(), [](const Edit &a, const Edit &b) { return a.offset < b.offset; });
     for (const Edit &e : edits_) {
       if (auto err = out.edits.add(replacementFor(tu_, e.offset, e.offset + e.length, e.text))) {
         out.reason = "internal error: overlapping edits (" + llvm::toString(std::move(err)) + ")";
@@ -515,11 +541,30 @@ private:
   std::set<const VarDecl *> liveInAnywhere_;   // outer locals read by some parallel loop
   std::map<const VarDecl *, ArrayPlan> arrays_;
   bool predicated_ = false; // inter-warp with early returns: nestor_active
-  bool needsActive_ = false;
+  // Inter-warp NP runs every statement that encloses a parallel loop on all
+  // threads of the block (the group's barriers are block barriers), so a
+  // branch becomes a predicate: preds_ holds the ones in force (innermost
+  // last); intra-warp NP branches per group and keeps preds_ empty.
+  std::vector<std::string> preds_;
+  int ifCount_ = 0;
+  std::set<const VarDecl *> kernelWrites_; // locals and parameters written anywhere in the kernel
+  std::map<const Stmt *, const Stmt *> parent_;
 
   std::string G() const { return "nestor_np_group"; }
+  /// The conjunction of the predicates in force ("" when none).
+  std::string predicate() const {
+    std::string p;
+    for (const std::string &q : preds_) p += (p.empty() ? "" : " && ") + q;
+    return p;
+  }
   std::string guard() const {
-    return predicated_ ? "(nestor_active && " + G() + "::is_master())" : G() + "::is_master()";
+    std::string p = predicate();
+    return p.empty() ? G() + "::is_master()" : "(" + p + " && " + G() + "::is_master())";
+  }
+  /// Prefix for a condition that holds only while the thread is active.
+  std::string activePrefix() const {
+    std::string p = predicate();
+    return p.empty() ? "" : p + " && ";
   }
 
   bool fail(std::string why, SourceSpan at = {}) {
@@ -542,6 +587,29 @@ private:
   }
   void insert(unsigned at, std::string s) { edits_.push_back({at, 0, std::move(s)}); }
   void replace(unsigned b, unsigned e, std::string s) { edits_.push_back({b, e - b, std::move(s)}); }
+  /// Replaces [b, e) with text built from editedText() of ranges inside it.
+  void replaceAbsorbing(unsigned b, unsigned e, std::string s) {
+    edits_.push_back({b, e - b, std::move(s), false, /*absorbs=*/true});
+  }
+  /// The source of [b, e) with the thread-id renames inside it applied.
+  std::string editedText(unsigned b, unsigned e) const {
+    std::string out = text_.slice(b, e).str();
+    std::vector<const Edit *> inside;
+    for (const Edit &ed : edits_)
+      if (ed.rename && ed.offset >= b && ed.offset + ed.length <= e) inside.push_back(&ed);
+    std::sort(inside.begin(), inside.end(), [](const Edit *x, const Edit *y) { return x->offset > y->offset; });
+    for (const Edit *ed : inside) out.replace(ed->offset - b, ed->length, ed->text);
+    return out;
+  }
+  static bool readsMemory(const Stmt *e) {
+    Facts fx = factsOf(e);
+    return fx.memRead || fx.impureCall;
+  }
+  std::string editedText(const Stmt *s) const { return editedText(beginOf(s), endOf(s)); }
+  std::string editedExpr(const Expr *x) const {
+    SourceSpan sp = spanOf(x, ctx_);
+    return editedText(sp.begin.offset, sp.end.offset);
+  }
   std::string text(const Stmt *s) const { return text_.slice(beginOf(s), endOf(s)).str(); }
   std::string indentOf(const Stmt *s) const { return indentationAt(text_, beginOf(s)); }
 
@@ -553,8 +621,38 @@ private:
   bool checkCallees();
   bool planArrays();
   bool rewriteThreadIds();
-  bool sequentialStatement(const Stmt *s, bool &masterWrote);
+  /// `if (cond)`: text before and after the condition, which keeps its own edits.
+  void wrapCondition(const IfStmt *is, const std::string &before, const std::string &after) {
+    SourceSpan cs = spanOf(is->getCond(), ctx_);
+    insert(cs.begin.offset, before);
+    insert(cs.end.offset, after);
+  }
+  static std::string oneLine(std::string t) {
+    for (char &c : t)
+      if (c == '\n' || c == '\r') c = ' ';
+    return t;
+  }
+  /// `!(p)` of the predicates in force.
+  std::string notPredicate() const { return preds_.size() == 1 ? "!" + preds_[0] : "!(" + predicate() + ")"; }
+  bool statement(const Stmt *s, bool &masterWrote, int depth);
+  bool enclosingIf(const IfStmt *is, bool &masterWrote, int depth);
+  bool enclosingFor(const ForStmt *fs, bool &masterWrote, int depth);
+  bool sequentialStatement(const Stmt *s, bool &masterWrote, int depth);
   bool parallelLoop(const ForStmt *fs, const LoopSite &ls, bool &masterWrote);
+  /// Does `s` contain (or is it) a loop chosen for distribution?
+  bool enclosesParallel(const Stmt *s) const {
+    for (auto &[fs, ls] : parallel_)
+      for (const Stmt *p = fs; p; p = parentOf(p))
+        if (p == s) return true;
+    return false;
+  }
+  const Stmt *parentOf(const Stmt *s) const {
+    auto it = parent_.find(s);
+    return it == parent_.end() ? nullptr : it->second;
+  }
+  /// Same value in every thread of the block: parameters and locals never
+  /// written (or only by `loopVars`), blockIdx/gridDim/blockDim, constants.
+  bool blockUniform(const Stmt *e, const std::set<const VarDecl *> &loopVars) const;
   bool isUniform(const Facts &fx) const {
     if (fx.memRead || fx.impureCall || fx.addrOfLocal || fx.barrier || fx.warp || fx.lambda) return false;
     for (const VarDecl *vd : fx.reads) {
@@ -577,6 +675,14 @@ bool NpPlanner::plan() {
   if (!kernel_ || !fd_ || !fd_->getBody()) return fail("the kernel '" + l.function + "' has no body in this file");
   body_ = dyn_cast<CompoundStmt>(fd_->getBody());
   if (!body_) return fail("the kernel body is not a block");
+  {
+    std::function<void(const Stmt *)> link = [&](const Stmt *p) {
+      for (const Stmt *c : p->children())
+        if (c) { parent_[c] = p; link(c); }
+    };
+    link(body_);
+    kernelWrites_ = factsOf(body_).writes;
+  }
   if (!checkKernelAndLaunches()) return false;
   if (!choosePrallelLoops()) return false;
   if (!checkCallees()) return false;
@@ -590,17 +696,12 @@ bool NpPlanner::plan() {
       if (auto *cs = dyn_cast<CompoundStmt>(th); cs && cs->size() == 1) th = cs->body_front();
       if (isa<ReturnStmt>(th)) predicated_ = true;
     }
+  if (predicated_) preds_.push_back("nestor_active");
 
   // Kernel parameters are uniform; every top-level local starts unknown.
   bool masterWrote = false;
-  for (const Stmt *s : body_->body()) {
-    if (isParallel(s)) {
-      auto *fs = cast<ForStmt>(s);
-      if (!parallelLoop(fs, *parallel_[fs], masterWrote)) return false;
-    } else if (!sequentialStatement(s, masterWrote)) {
-      return false;
-    }
-  }
+  for (const Stmt *s : body_->body())
+    if (!statement(s, masterWrote, 0)) return false;
 
   // Prologue: the group type and the master's original thread ids.
   unsigned S = cfg_.slaves;
@@ -689,21 +790,38 @@ bool NpPlanner::choosePrallelLoops() {
   const LoopSite &target = m_.loops[size_t(t_.id)];
   auto *targetStmt = dyn_cast_or_null<ForStmt>(tu_.loopStmt(target.id));
   if (!targetStmt) return fail("the loop is not a for loop", target.headerSpan);
-  bool topLevel = false;
-  for (const Stmt *s : body_->body()) topLevel |= s == targetStmt;
-  if (!topLevel)
-    return fail("the loop is not a statement of the kernel's outermost block (it is nested in a branch or another "
-                "loop); CUDA-NP here distributes only top-level loops",
-                target.headerSpan);
+  // A distributed loop may sit in branches and sequential `for` loops (which
+  // every thread of a group then runs together), not inside another loop
+  // that is itself distributed, a while/do loop or a switch.
+  auto isPragmaLoop = [&](const LoopSite &l) {
+    return l.pragma >= 0 && m_.pragmas[size_t(l.pragma)].isParallelFor && m_.pragmas[size_t(l.pragma)].valid();
+  };
+  std::map<const Stmt *, const LoopSite *> pragmaLoops;
+  for (int id : kernel_->loops)
+    if (const LoopSite &l = m_.loops[size_t(id)]; isPragmaLoop(l))
+      if (auto *fs = dyn_cast_or_null<ForStmt>(tu_.loopStmt(id))) pragmaLoops[fs] = &l;
+  // Why `fs` cannot be distributed where it is ("" when it can).
+  auto placement = [&](const ForStmt *fs) -> std::string {
+    for (const Stmt *p = parentOf(fs); p && p != body_; p = parentOf(p)) {
+      if (pragmaLoops.count(p))
+        return "the loop is nested in the parallel loop at " + lineOf(p) + "; apply the rewrite to that loop";
+      if (isa<CompoundStmt>(p)) continue;
+      if (isa<IfStmt>(p)) continue;
+      if (auto *outer = dyn_cast<ForStmt>(p); outer && outer->getBody()) continue;
+      return "the loop is nested in a " + statementKind(p) +
+             " (only blocks, `if` statements and sequential `for` loops may enclose a distributed loop)";
+    }
+    return parentOf(fs) ? "" : "the loop is not inside the kernel body";
+  };
+  if (std::string why = placement(targetStmt); !why.empty()) return fail(why, target.headerSpan);
   parallel_[targetStmt] = &target;
   if (cfg_.allPragmaLoops && cfg_.form == LoopForm::Strided)
-    for (int id : kernel_->loops) {
-      const LoopSite &l = m_.loops[size_t(id)];
-      if (l.pragma < 0 || !m_.pragmas[size_t(l.pragma)].isParallelFor || !m_.pragmas[size_t(l.pragma)].valid()) continue;
-      auto *fs = dyn_cast_or_null<ForStmt>(tu_.loopStmt(id));
-      for (const Stmt *s : body_->body())
-        if (s == fs) parallel_[fs] = &l;
-    }
+    for (auto &[fs, l] : pragmaLoops)
+      if (fs != targetStmt && placement(cast<ForStmt>(fs)).empty()) {
+        bool nestedInTarget = false;
+        for (const Stmt *p = parentOf(fs); p; p = parentOf(p)) nestedInTarget |= p == targetStmt;
+        if (!nestedInTarget) parallel_[cast<ForStmt>(fs)] = l;
+      }
   for (auto &[fs, ls] : parallel_) {
     if (!ls->barriers.empty()) return fail("the parallel loop contains a barrier", ls->barriers.front());
     if (!ls->returns.empty()) return fail("the parallel loop contains 'return'", ls->returns.front());
@@ -745,11 +863,18 @@ bool NpPlanner::checkCallees() {
 }
 
 bool NpPlanner::planArrays() {
-  for (const Stmt *s : body_->body())
-    if (auto *ds = dyn_cast<DeclStmt>(s))
-      for (const Decl *d : ds->decls())
-        if (auto *vd = dyn_cast<VarDecl>(d); vd && vd->getType()->isConstantArrayType() && !vd->hasAttr<CUDASharedAttr>())
-          arrays_[vd] = ArrayPlan{vd, ds};
+  // Thread-local arrays declared outside the parallel loops (at any depth);
+  // those declared inside one are private to an iteration already.
+  walk(body_, [&](const Stmt *s) {
+    auto *ds = dyn_cast<DeclStmt>(s);
+    if (!ds) return;
+    for (const Stmt *p = parentOf(s); p; p = parentOf(p))
+      if (isParallel(p)) return;
+    for (const Decl *d : ds->decls())
+      if (auto *vd = dyn_cast<VarDecl>(d); vd && vd->getType()->isConstantArrayType() && !vd->hasAttr<CUDASharedAttr>() &&
+                                           !vd->isStaticLocal())
+        arrays_[vd] = ArrayPlan{vd, ds};
+  });
   // Which arrays parallel loops use, and whether every use is `a[i]` in a
   // strided loop that starts at 0 with step 1 (then slave s owns i % S == s).
   for (auto &[fs, ls] : parallel_) {
@@ -838,13 +963,165 @@ bool NpPlanner::rewriteThreadIds() {
     if (dr->getBeginLoc().isMacroID()) { macro = true; macroAt = spanOf(dr, ctx_); return; }
     unsigned off = spanOf(dr, ctx_).begin.offset;
     if (!done.insert(off).second) return;
-    edits_.push_back({off, unsigned(n.size()), "nestor_" + n.str()});
+    edits_.push_back({off, unsigned(n.size()), "nestor_" + n.str(), /*rename=*/true});
   });
   if (macro) return fail("threadIdx/blockDim is used inside a macro expansion; expand the macro first", macroAt);
   return true;
 }
 
-bool NpPlanner::sequentialStatement(const Stmt *s, bool &masterWrote) {
+bool NpPlanner::statement(const Stmt *s, bool &masterWrote, int depth) {
+  if (isParallel(s)) {
+    auto *fs = cast<ForStmt>(s);
+    return parallelLoop(fs, *parallel_[fs], masterWrote);
+  }
+  if (!enclosesParallel(s)) return sequentialStatement(s, masterWrote, depth);
+  if (auto *cs = dyn_cast<CompoundStmt>(s)) {
+    for (const Stmt *c : cs->body())
+      if (!statement(c, masterWrote, depth + 1)) return false;
+    return true;
+  }
+  if (auto *is = dyn_cast<IfStmt>(s)) return enclosingIf(is, masterWrote, depth);
+  if (auto *fs = dyn_cast<ForStmt>(s)) return enclosingFor(fs, masterWrote, depth);
+  return fail("a " + statementKind(s) + " encloses a parallel loop", spanOf(s, ctx_));
+}
+
+bool NpPlanner::blockUniform(const Stmt *e, const std::set<const VarDecl *> &loopVars) const {
+  bool ok = true;
+  walk(e, [&](const Stmt *s) {
+    if (auto *dr = dyn_cast<DeclRefExpr>(s)) {
+      auto *vd = dyn_cast<VarDecl>(dr->getDecl());
+      if (!vd) return;
+      if (isBuiltinIdVar(vd)) {
+        if (vd->getName() == "threadIdx") ok = false;
+        return;
+      }
+      if (!isLocalVar(vd)) return; // constants; memory reads are refused below
+      if (loopVars.count(vd)) return;
+      if (kernelWrites_.count(vd) || vd->getType()->isArrayType() || vd->getType()->isReferenceType()) { ok = false; return; }
+      if (isa<ParmVarDecl>(vd)) return;
+      // A local written only by its initialiser: uniform when that is.
+      if (!vd->getInit() || !blockUniform(vd->getInit(), loopVars)) ok = false;
+    }
+  });
+  Facts fx = factsOf(e);
+  return ok && !fx.memRead && !fx.impureCall && !fx.barrier && !fx.warp && !fx.launch && !fx.lambda && !fx.memWrite;
+}
+
+bool NpPlanner::enclosingIf(const IfStmt *is, bool &masterWrote, int depth) {
+  const SourceSpan at = spanOf(is, ctx_);
+  if (is->getInit() || is->getConditionVariable() || is->isConstexpr() || is->isConsteval())
+    return fail("an `if` with an initialiser or a declaration encloses a parallel loop", at);
+  Facts fc = factsOf(is->getCond());
+  if (fc.memWrite || !fc.writes.empty() || fc.barrier || fc.warp || fc.launch || fc.lambda)
+    return fail("the condition of the `if` enclosing a parallel loop has side effects", spanOf(is->getCond(), ctx_));
+  const std::string cond = oneLine(textOf(is->getCond(), ctx_));
+  const SourceSpan cs = spanOf(is->getCond(), ctx_);
+  const bool uniform = isUniform(fc);
+  // The master decides; its slaves follow (read_from_master reaches every thread).
+  const std::string decidedPrefix = G() + "::read_from_master(" + guard() + " ? bool(", decidedSuffix = ") : false)";
+  bool wroteThen = masterWrote, wroteElse = masterWrote;
+  if (cfg_.intra) {
+    // Every member of a group takes the master's branch.
+    if (!uniform) wrapCondition(is, decidedPrefix, decidedSuffix);
+    if (!statement(is->getThen(), wroteThen, depth + 1)) return false;
+    if (is->getElse() && !statement(is->getElse(), wroteElse, depth + 1)) return false;
+    masterWrote = wroteThen || wroteElse;
+    return true;
+  }
+  // Inter-warp: every thread of the block runs both branches, predicated.
+  const std::string p = "nestor_if_" + std::to_string(ifCount_++);
+  const std::string prefix = uniform ? (preds_.empty() ? "bool(" : predicate() + " && bool(") : decidedPrefix;
+  const std::string suffix = uniform ? ")" : decidedSuffix;
+  const std::string in = indentOf(is);
+  replace(beginOf(is), cs.begin.offset,
+          "{ // was: if (" + cond + "): inter-warp NP predicates the branch (every thread reaches the group barriers)\n" +
+              in + "const bool " + p + " = " + prefix);
+  replace(cs.end.offset, beginOf(is->getThen()), suffix + ";\n" + in);
+  preds_.push_back(p);
+  bool ok = statement(is->getThen(), wroteThen, depth + 1);
+  preds_.pop_back();
+  if (!ok) return false;
+  if (const Stmt *el = is->getElse()) {
+    replace(endOf(is->getThen()), beginOf(el), "\n" + in + "// else\n" + in);
+    preds_.push_back("!" + p);
+    ok = statement(el, wroteElse, depth + 1);
+    preds_.pop_back();
+    if (!ok) return false;
+  }
+  insert(endOf(is), "\n" + in + "}");
+  masterWrote = wroteThen || wroteElse;
+  return true;
+}
+
+bool NpPlanner::enclosingFor(const ForStmt *fs, bool &masterWrote, int depth) {
+  const SourceSpan at = spanOf(fs, ctx_);
+  if (fs->getConditionVariable()) return fail("a `for` with a condition variable encloses a parallel loop", at);
+  // The loop's variables: declared in the header or assigned by its init.
+  std::set<const VarDecl *> loopVars;
+  Facts fi = factsOf(fs->getInit()), fc = factsOf(fs->getCond()), fn = factsOf(fs->getInc());
+  for (const VarDecl *vd : fi.declared) loopVars.insert(vd);
+  for (const VarDecl *vd : fi.writes) loopVars.insert(vd);
+  for (const Facts *f : {&fi, &fc, &fn})
+    if (f->memWrite || f->barrier || f->warp || f->launch || f->lambda || f->impureCall)
+      return fail("the header of the `for` loop enclosing a parallel loop has side effects or calls", at);
+  for (const VarDecl *vd : fc.writes)
+    return fail("the condition of the enclosing `for` loop writes '" + vd->getNameAsString() + "'", at);
+  for (const VarDecl *vd : fn.writes)
+    if (!loopVars.count(vd))
+      return fail("the increment of the enclosing `for` loop writes '" + vd->getNameAsString() + "'", at);
+  Facts fb = factsOf(fs->getBody());
+  for (const VarDecl *vd : fb.writes)
+    if (loopVars.count(vd))
+      return fail("the body of the enclosing `for` loop writes its variable '" + vd->getNameAsString() +
+                  "'; every thread of a group must run the same iterations", at);
+  if (!cfg_.intra)
+    for (const Stmt *h : {(const Stmt *)fs->getInit(), (const Stmt *)fs->getCond(), (const Stmt *)fs->getInc()})
+      if (h && !blockUniform(h, loopVars))
+        return fail("inter-warp NP needs the `for` loop enclosing a parallel loop to run the same iterations in every "
+                    "thread of the block (its header reads per-thread values); use np_type(intra)",
+                    spanOf(h, ctx_));
+  // All threads run the header: the loop variables are group-uniform when
+  // the header reads only group-uniform values (checked after the body).
+  auto headerUniform = [&] {
+    for (const Facts *f : {&fi, &fc, &fn})
+      for (const VarDecl *vd : f->reads)
+        if (!loopVars.count(vd) && !f->declared.count(vd) && !isa<ParmVarDecl>(vd)) {
+          auto it = masterOnly_.find(vd);
+          if (it == masterOnly_.end() || it->second) return false;
+        }
+    return !fi.memRead && !fc.memRead && !fn.memRead;
+  };
+  if (!headerUniform())
+    return fail("the header of the `for` loop enclosing a parallel loop reads memory or values the master alone computes", at);
+  for (const VarDecl *vd : loopVars) masterOnly_[vd] = false;
+  // The body runs again after its own end: plan it with the state at the
+  // loop head joined with the state at the end of the body, until it holds.
+  const size_t mark = edits_.size();
+  const int ifMark = ifCount_;
+  auto joined = masterOnly_;
+  bool joinedWrote = masterWrote;
+  for (int round = 0;; ++round) {
+    edits_.resize(mark);
+    ifCount_ = ifMark;
+    masterOnly_ = joined;
+    bool wrote = joinedWrote;
+    if (!statement(fs->getBody(), wrote, depth + 1)) return false;
+    bool changed = false;
+    for (auto &[vd, mo] : masterOnly_)
+      if (mo && !fb.declared.count(vd) && joined.count(vd) && !joined[vd]) { joined[vd] = true; changed = true; }
+    if (wrote && !joinedWrote) { joinedWrote = true; changed = true; }
+    if (!changed) {
+      masterWrote = wrote || joinedWrote;
+      break;
+    }
+    if (round == 3) return fail("internal error: the enclosing loop's state did not settle", at);
+  }
+  if (!headerUniform())
+    return fail("the `for` loop enclosing a parallel loop reads values that its body computes on the master alone", at);
+  return true;
+}
+
+bool NpPlanner::sequentialStatement(const Stmt *s, bool &masterWrote, int depth) {
   const SourceSpan at = spanOf(s, ctx_);
   if (isa<NullStmt>(s)) return true;
   if (auto *ce = dyn_cast<CallExpr>(s); ce && ce->getDirectCallee() && ce->getDirectCallee()->getName() == "__syncthreads") {
@@ -869,11 +1146,12 @@ bool NpPlanner::sequentialStatement(const Stmt *s, bool &masterWrote) {
       if (zero.empty()) return fail("'" + vd->getNameAsString() + "' is not a scalar", at);
       const Expr *init = vd->getInit();
       if (auto *ewc = dyn_cast<ExprWithCleanups>(init)) init = ewc->getSubExpr();
-      std::string e = "(" + guard() + " ? (" + typeText(vd->getType(), ctx_) + ")(" + textOf(init, ctx_) + ") : " + zero + ")";
+      // (guard ? (T)(init) : 0), the initialiser kept in place with its own edits.
       bool eager = liveInAnywhere_.count(vd) && vd->getType().isConstQualified();
-      if (eager) e = G() + "::read_from_master" + e + "";
       SourceSpan is = spanOf(init, ctx_);
-      replace(is.begin.offset, is.end.offset, e);
+      insert(is.begin.offset, std::string(eager ? G() + "::read_from_master" : "") + "(" + guard() + " ? (" +
+                                  typeText(vd->getType(), ctx_) + ")(");
+      insert(is.end.offset, ") : " + zero + ")");
       masterOnly_[vd] = !eager;
       if (fx.memWrite || fx.impureCall) masterWrote = true;
     }
@@ -882,7 +1160,7 @@ bool NpPlanner::sequentialStatement(const Stmt *s, bool &masterWrote) {
   if (auto *is = dyn_cast<IfStmt>(s); is && !is->getElse() && !is->getInit() && !is->getConditionVariable()) {
     const Stmt *th = is->getThen();
     if (auto *cs = dyn_cast<CompoundStmt>(th); cs && cs->size() == 1) th = cs->body_front();
-    if (auto *rs = dyn_cast<ReturnStmt>(th); rs && !rs->getRetValue()) {
+    if (auto *rs = dyn_cast<ReturnStmt>(th); rs && !rs->getRetValue() && (cfg_.intra || depth == 0)) {
       Facts fx = factsOf(is->getCond());
       if (fx.barrier || fx.warp || fx.launch || fx.memWrite || !fx.writes.empty())
         return fail("the early-return condition has side effects", at);
@@ -890,25 +1168,25 @@ bool NpPlanner::sequentialStatement(const Stmt *s, bool &masterWrote) {
       bool uniform = isUniform(fx);
       if (cfg_.intra) {
         // The whole group (master and slaves) returns together.
-        if (!uniform) {
-          SourceSpan cs = spanOf(is->getCond(), ctx_);
-          replace(cs.begin.offset, cs.end.offset,
-                  G() + "::read_from_master(" + guard() + " ? bool(" + cond + ") : false)");
-        }
+        if (!uniform) wrapCondition(is, G() + "::read_from_master(" + guard() + " ? bool(", ") : false)");
         return true;
       }
       // The broadcast contains barriers: it must come first, where `&&` cannot
-      // skip it for threads that are already inactive.
-      std::string update = uniform ? "nestor_active && !(" + cond + ")"
-                                   : "!" + G() + "::read_from_master(" + guard() + " ? bool(" + cond +
-                                         ") : false) && nestor_active";
-      replace(beginOf(s), endOf(s),
-              "nestor_active = " + update + "; // was: " + text(s) +
-                  " (inter-warp NP keeps every thread for the block barriers)");
+      // skip it for threads that are already inactive. The condition stays in
+      // place so that its own edits (thread ids) apply.
+      SourceSpan cs = spanOf(is->getCond(), ctx_);
+      const std::string was = "; // was: " + oneLine(text(s)) + " (inter-warp NP keeps every thread for the block barriers)";
+      if (uniform) {
+        replace(beginOf(s), cs.begin.offset, "nestor_active = nestor_active && !(");
+        replace(cs.end.offset, endOf(s), ")" + was);
+      } else {
+        replace(beginOf(s), cs.begin.offset, "nestor_active = !" + G() + "::read_from_master(" + guard() + " ? bool(");
+        replace(cs.end.offset, endOf(s), ") : false) && nestor_active" + was);
+      }
       return true;
     }
   }
-  if (auto *rs = dyn_cast<ReturnStmt>(s); rs && s == body_->body_back()) return true;
+  if (auto *rs = dyn_cast<ReturnStmt>(s); rs && depth == 0 && s == body_->body_back()) return true;
   Facts fx = factsOf(s);
   if (fx.ret) return fail("'return' inside a sequential statement (only top-level `if (cond) return;` is supported)",
                           spanAt(ctx_, fx.firstBad));
@@ -985,9 +1263,13 @@ bool NpPlanner::parallelLoop(const ForStmt *fs, const LoopSite &ls, bool &master
     reds = p.reductions;
     scans = p.scans;
   }
+  // The clause names a variable the loop refers to (several scopes may
+  // declare the same name).
+  const Facts loopFacts = factsOf(fs);
   auto findLocal = [&](const std::string &n) -> const VarDecl * {
-    for (auto &[vd, mo] : masterOnly_)
-      if (vd->getNameAsString() == n) return vd;
+    for (const auto *set : {&loopFacts.writes, &loopFacts.reads})
+      for (const VarDecl *vd : *set)
+        if (vd->getNameAsString() == n && masterOnly_.count(vd)) return vd;
     return nullptr;
   };
   struct Red { const VarDecl *vd; ReductionOp op; };
@@ -995,14 +1277,14 @@ bool NpPlanner::parallelLoop(const ForStmt *fs, const LoopSite &ls, bool &master
   for (auto &c : reds)
     for (auto &v : c.vars) {
       const VarDecl *vd = findLocal(v);
-      if (!vd) return fail("reduction variable '" + v + "' is not a scalar declared at the kernel's top level before the loop", ls.headerSpan);
+      if (!vd) return fail("reduction variable '" + v + "' is not a scalar local declared before the loop, outside the parallel loops", ls.headerSpan);
       if (!vd->getType()->isArithmeticType()) return fail("reduction variable '" + v + "' is not arithmetic", ls.headerSpan);
       redVars.push_back({vd, c.op});
     }
   for (auto &c : scans)
     for (auto &v : c.vars) {
       const VarDecl *vd = findLocal(v);
-      if (!vd) return fail("scan variable '" + v + "' is not a scalar declared at the kernel's top level before the loop", ls.headerSpan);
+      if (!vd) return fail("scan variable '" + v + "' is not a scalar local declared before the loop, outside the parallel loops", ls.headerSpan);
       scanVars.push_back({vd, c.op});
     }
   if (scanVars.size() > 1) return fail("more than one scan variable in one loop", ls.headerSpan);
@@ -1084,23 +1366,27 @@ bool NpPlanner::parallelLoop(const ForStmt *fs, const LoopSite &ls, bool &master
   if (fx.memWrite) {
     after += "\n" + in + G() + "::sync(); // the masters read what the slaves wrote";
   }
-  const std::string active = predicated_ ? "nestor_active && " : "";
+  const std::string active = activePrefix();
 
   if (cfg_.form == LoopForm::SubwarpForEach) {
     SourceSpan where;
     auto mr = matchMapReduce(tu_, ls, why, where);
     if (!mr) return fail(why, where);
     // The tile's lanes hold the same (broadcast) values, so the lambda may capture them.
-    std::string call = mr->acc + " = nestor::subwarp::for_each_index<" + Ss + ">(" + mr->begin + ", " +
-                       (predicated_ ? "nestor_active ? " + mr->end + " : " + mr->begin : mr->end) + ", [=](" +
-                       mr->ivType + " " + mr->iv + ") { return " + mr->mapped + "; }, " + opFunctor(mr->op) + "{}, " +
+    const std::string b = editedExpr(mr->beginExpr), e = editedExpr(mr->endExpr);
+    // Predicated-off threads pass an empty range without evaluating the bounds.
+    const std::string range = preds_.empty() || (!readsMemory(mr->beginExpr) && !readsMemory(mr->endExpr))
+                                  ? b + ", " + (preds_.empty() ? e : "(" + predicate() + ") ? " + e + " : " + b)
+                                             : "(" + predicate() + ") ? (" + b + ") : 0, (" + predicate() + ") ? (" + e + ") : 0";
+    std::string call = mr->acc + " = nestor::subwarp::for_each_index<" + Ss + ">(" + range + ", [=](" + mr->ivType +
+                       " " + mr->iv + ") { return " + editedExpr(mr->mappedExpr) + "; }, " + opFunctor(mr->op) + "{}, " +
                        mr->acc + ");";
     // for_each_index reduces over the tile itself.
     before = head + "\n" + in;
     if (syncBefore) before += G() + "::sync(); // the slaves read what the masters wrote\n" + in;
     for (const VarDecl *vd : bcast)
       before += vd->getNameAsString() + " = " + G() + "::read_from_master(" + vd->getNameAsString() + "); // live-in\n" + in;
-    replace(beginOf(fs), endOf(fs), before + call);
+    replaceAbsorbing(beginOf(fs), endOf(fs), before + call);
     return true;
   }
 
@@ -1122,13 +1408,17 @@ bool NpPlanner::parallelLoop(const ForStmt *fs, const LoopSite &ls, bool &master
     std::string ty = typeText(acc->getType(), ctx_), ivTy = typeText(iv->getType(), ctx_);
     std::string op = opFunctor(upd->first);
     std::string n = acc->getNameAsString();
-    std::string lower = textOf(parts->lower, ctx_), upper = textOf(parts->upper, ctx_);
+    std::string lower = editedExpr(parts->lower), upper = editedExpr(parts->upper);
     std::string out = before;
     out += "  " + G() + "::scanner<" + op + ", " + ty + "> nestor_scan(" + n + "); // scan(" + spelling(upd->first) +
            ":" + n + ") in iteration order (3.2)\n" + in;
-    out += "  const long long nestor_lo = (long long)(" + lower + "), nestor_hi = (long long)(" + upper + ")" +
-           (parts->inclusive ? " + 1" : "") + ";\n" + in;
-    out += "  const long long nestor_rounds = " + G() + "::loop_rounds(" + (predicated_ ? "!nestor_active ? 0LL : " : "") +
+    if (preds_.empty() || (!readsMemory(parts->lower) && !readsMemory(parts->upper)))
+      out += "  const long long nestor_lo = (long long)(" + lower + "), nestor_hi = (long long)(" + upper + ")" +
+             (parts->inclusive ? " + 1" : "") + ";\n" + in;
+    else // predicated-off threads do not evaluate the bounds
+      out += "  const long long nestor_lo = " + predicate() + " ? (long long)(" + lower + ") : 0LL, nestor_hi = " +
+             predicate() + " ? (long long)(" + upper + ")" + (parts->inclusive ? " + 1" : "") + " : 0LL;\n" + in;
+    out += "  const long long nestor_rounds = " + G() + "::loop_rounds(" + (preds_.empty() ? "" : notPredicate() + " ? 0LL : ") +
            "(nestor_hi > nestor_lo ? nestor_hi - nestor_lo : 0LL));\n" + in;
     out += "  for (long long nestor_round = 0; nestor_round < nestor_rounds; ++nestor_round) {\n" + in;
     out += "    " + ivTy + " " + ivName + " = (" + ivTy + ")(nestor_lo + nestor_round * " + Ss + " + " + G() + "::slave_id());\n" + in;
@@ -1139,15 +1429,15 @@ bool NpPlanner::parallelLoop(const ForStmt *fs, const LoopSite &ls, bool &master
       if (!vd || !vd->getInit() || zeroOf(vd->getType(), ctx_).empty())
         return fail("only scalar declarations may precede the scan update in the loop body", spanOf(stmts[j], ctx_));
       out += "    " + typeText(vd->getType(), ctx_) + " " + vd->getNameAsString() + " = nestor_valid ? (" +
-             textOf(vd->getInit(), ctx_) + ") : " + zeroOf(vd->getType(), ctx_) + ";\n" + in;
+             editedExpr(vd->getInit()) + ") : " + zeroOf(vd->getType(), ctx_) + ";\n" + in;
     }
-    out += "    " + n + " = nestor_scan.step(nestor_valid ? (" + ty + ")(" + textOf(upd->second, ctx_) + ") : " + op +
+    out += "    " + n + " = nestor_scan.step(nestor_valid ? (" + ty + ")(" + editedExpr(upd->second) + ") : " + op +
            "::identity<" + ty + ">()).inclusive;\n" + in;
     out += "    if (nestor_valid) {\n";
-    for (size_t j = k + 1; j < stmts.size(); ++j) out += in + "      " + text(stmts[j]) + "\n";
+    for (size_t j = k + 1; j < stmts.size(); ++j) out += in + "      " + editedText(stmts[j]) + "\n";
     out += in + "    }\n" + in + "  }\n" + in + "  " + n + " = nestor_scan.total();";
     out += after;
-    replace(beginOf(fs), endOf(fs), out);
+    replaceAbsorbing(beginOf(fs), endOf(fs), out);
     return true;
   }
 
@@ -1155,10 +1445,17 @@ bool NpPlanner::parallelLoop(const ForStmt *fs, const LoopSite &ls, bool &master
   insert(beginOf(fs), before);
   SourceSpan initSpan = spanOf(parts->initExpr, ctx_);
   std::string stepTxt = parts->step == 1 ? "" : " * " + std::to_string(parts->step);
-  replace(initSpan.begin.offset, initSpan.end.offset,
-          "(" + textOf(parts->initExpr, ctx_) + ") + " + G() + "::slave_id()" + stepTxt);
+  // Inactive threads (predicated) must not evaluate the bounds: they may
+  // index past the end of an array (e.g. rowPtr[row] for row >= n).
+  const std::string ivZero = "(" + typeText(iv->getType(), ctx_) + ")0";
+  const bool guardInit = !preds_.empty() && readsMemory(parts->initExpr);
+  insert(initSpan.begin.offset, guardInit ? "(" + predicate() + " ? (" : "(");
+  insert(initSpan.end.offset, (guardInit ? ") : " + ivZero + ") + " : ") + ") + G() + "::slave_id()" + stepTxt);
   SourceSpan condSpan = spanOf(fs->getCond(), ctx_);
-  if (predicated_) replace(condSpan.begin.offset, condSpan.end.offset, "nestor_active && (" + textOf(fs->getCond(), ctx_) + ")");
+  if (!preds_.empty()) {
+    insert(condSpan.begin.offset, active + "(");
+    insert(condSpan.end.offset, ")");
+  }
   SourceSpan incSpan = spanOf(fs->getInc(), ctx_);
   replace(incSpan.begin.offset, incSpan.end.offset,
           ivName + " += " + G() + "::slave_size" + (parts->step == 1 ? "" : " * " + std::to_string(parts->step)));

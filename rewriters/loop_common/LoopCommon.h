@@ -40,6 +40,9 @@ struct MapReduceLoop {
   /// Thread-private locals f reads (passed to CTE as task descriptors).
   std::vector<std::pair<std::string, std::string>> descriptors; ///< (name, type)
   bool csrLike = false;         ///< begin = P[Q], end = P[Q + 1]
+  /// The expressions behind begin, end and mapped (for rewrites that must
+  /// re-emit them with their own edits applied).
+  const clang::Expr *beginExpr = nullptr, *endExpr = nullptr, *mappedExpr = nullptr;
 };
 /// Matches the loop, or says why it does not have the map/reduce shape.
 std::optional<MapReduceLoop> matchMapReduce(const AnalyzedTU &tu, const LoopSite &l, std::string &why,

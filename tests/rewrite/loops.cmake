@@ -73,6 +73,21 @@ nestor_rewrite_case(loops/degree_gather.subwarp_8 INPUT ${loops_fx}/degree_gathe
 nestor_rewrite_case(loops/degree_gather.np_inter_4 INPUT ${loops_fx}/degree_gather.cu AT 9 APPLY np
   PARAMS slaves=4 np_type=inter ${loops_inc})
 
+# Parallel loops nested in branches (`if (row < rows) {...}`, if/else with a
+# loop in each branch) and in a sequential time-step loop: inter-warp NP
+# predicates the branches, intra-warp NP lets each group branch.
+nestor_rewrite_case(loops/nested_branch.np_inter_4 INPUT ${loops_fx}/nested_branch.cu AT 13 APPLY np
+  PARAMS slaves=4 np_type=inter ${loops_inc})
+nestor_rewrite_case(loops/nested_branch.np_intra_8 INPUT ${loops_fx}/nested_branch.cu AT 13 APPLY np
+  PARAMS slaves=8 np_type=intra ${loops_inc})
+nestor_rewrite_case(loops/nested_branch.subwarp_8 INPUT ${loops_fx}/nested_branch.cu AT 13 APPLY subwarp
+  PARAMS width=8 ${loops_inc})
+nestor_rewrite_case(loops/nested_branch.cte INPUT ${loops_fx}/nested_branch.cu AT 13 APPLY cte ${loops_inc})
+nestor_rewrite_case(loops/nested_loop.np_inter_4 INPUT ${loops_fx}/nested_loop.cu AT 15 APPLY np
+  PARAMS slaves=4 np_type=inter ${loops_inc})
+nestor_rewrite_case(loops/nested_loop.np_intra_8 INPUT ${loops_fx}/nested_loop.cu AT 15 APPLY np
+  PARAMS slaves=8 np_type=intra ${loops_inc})
+
 # Refusals, each with its reason.
 nestor_rewrite_refusal(loops.launched_elsewhere INPUT ${loops_fx}/refusals.cu AT 8 APPLY np
   EXPECT "launched from another translation unit")
@@ -99,8 +114,14 @@ endforeach()
 nestor_rewrite_case(loops/broadcast.cte INPUT ${loops_fx}/broadcast.cu AT 14 APPLY cte ${loops_inc})
 nestor_rewrite_case(loops/broadcast.subwarp_4 INPUT ${loops_fx}/broadcast.cu AT 14 APPLY subwarp
   PARAMS width=4 ${loops_inc})
-nestor_rewrite_refusal(loops.np_loop_in_branch INPUT ${loops_fx}/refusals.cu AT 36 APPLY np
-  EXPECT "not a statement of the kernel's outermost block")
+nestor_rewrite_refusal(loops.np_loop_in_while INPUT ${loops_fx}/refusals.cu AT 36 APPLY np
+  EXPECT "the loop is nested in a while loop")
+# A sequential loop around a parallel one must run the same iterations in the
+# whole block (inter-warp) or the whole group (intra-warp).
+nestor_rewrite_refusal(loops.np_outer_loop_per_thread_inter INPUT ${loops_fx}/refusals.cu AT 50 APPLY np
+  PARAMS np_type=inter EXPECT "use np_type(intra)")
+nestor_rewrite_refusal(loops.np_outer_loop_per_thread_intra INPUT ${loops_fx}/refusals.cu AT 50 APPLY np
+  PARAMS np_type=intra EXPECT "reads memory or values the master alone computes")
 nestor_rewrite_refusal(loops.cte_not_associative INPUT ${loops_fx}/refusals.cu AT 43 APPLY cte
   EXPECT "not an associative reduction")
 nestor_rewrite_refusal(loops.subwarp_not_associative INPUT ${loops_fx}/refusals.cu AT 43 APPLY subwarp

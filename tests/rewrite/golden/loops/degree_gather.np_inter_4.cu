@@ -17,7 +17,7 @@ __global__ void max_neighbour_degree(const int *offsets, const int *adj, int *be
   {
     const int nestor_best_in = best;
     best = nestor::op::max::identity<int>(); // this thread's partial
-  for (int e = (offsets[v]) + nestor_np_group::slave_id(); nestor_active && (e < offsets[v + 1]); e += nestor_np_group::slave_size) {
+  for (int e = (nestor_active ? (offsets[v]) : (int)0) + nestor_np_group::slave_id(); nestor_active && (e < offsets[v + 1]); e += nestor_np_group::slave_size) {
     int d = offsets[adj[e] + 1] - offsets[adj[e]];
     best = max(best, d);
   }

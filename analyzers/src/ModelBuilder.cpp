@@ -764,9 +764,9 @@ private:
           if (auto *as = dyn_cast<ArraySubscriptExpr>(lhs)) {
             recordAccess(as, true, derived, loop);
             if (bo->isCompoundAssignmentOp()) recordAccess(as, false, derived, loop);
-            // Scan candidate: out[i] = s
-            if (auto *rv = refVar(bo->getRHS()); rv && outerScalar(rv) && uses.count(rv) && uses[rv].op)
-              uses[rv].storedToArray = true;
+            // Scan candidate: out[i] = s, after the update (inclusive) or
+            // before it (exclusive order).
+            if (auto *rv = refVar(bo->getRHS()); rv && outerScalar(rv)) noteUse(rv).storedToArray = true;
             walkIndices(as, nestedLoops, conditional, inSwitch, walk);
             walk(bo->getRHS(), nestedLoops, conditional, inSwitch);
             return;

@@ -601,6 +601,33 @@ private:
     for (const Edit *ed : inside) out.replace(ed->offset - b, ed->length, ed->text);
     return out;
   }
+  /// Memory read by `reader` and memory touched by `writer` cannot overlap:
+  /// every access goes through a named pointer, the pointers differ, and of
+  /// each pair one is __restrict__ (the programmer's promise of no aliasing).
+  static bool disjointMemory(const Stmt *reader, const Stmt *writer) {
+    auto bases = [](const Stmt *root, std::set<const VarDecl *> &out) {
+      bool known = true;
+      walk(root, [&](const Stmt *s) {
+        const Expr *base = nullptr;
+        if (auto *as = dyn_cast<ArraySubscriptExpr>(s)) base = as->getBase();
+        else if (auto *uo = dyn_cast<UnaryOperator>(s); uo && uo->getOpcode() == UO_Deref) base = uo->getSubExpr();
+        else if (auto *me = dyn_cast<MemberExpr>(s); me && me->isArrow()) base = me->getBase();
+        else if (auto *ce = dyn_cast<CallExpr>(s); ce && (!ce->getDirectCallee() || !isPureFunction(ce->getDirectCallee()->getName())))
+          known = false;
+        if (!base) return;
+        const VarDecl *vd = refVar(base);
+        if (!vd || !vd->getType()->isPointerType()) known = false;
+        else out.insert(vd);
+      });
+      return known;
+    };
+    std::set<const VarDecl *> r, w;
+    if (!bases(reader, r) || !bases(writer, w)) return false;
+    for (const VarDecl *a : r)
+      for (const VarDecl *b : w)
+        if (a == b || (!a->getType().isRestrictQualified() && !b->getType().isRestrictQualified())) return false;
+    return true;
+  }
   static bool readsMemory(const Stmt *e) {
     Facts fx = factsOf(e);
     return fx.memRead || fx.impureCall;
@@ -1423,19 +1450,59 @@ bool NpPlanner::parallelLoop(const ForStmt *fs, const LoopSite &ls, bool &master
     out += "  for (long long nestor_round = 0; nestor_round < nestor_rounds; ++nestor_round) {\n" + in;
     out += "    " + ivTy + " " + ivName + " = (" + ivTy + ")(nestor_lo + nestor_round * " + Ss + " + " + G() + "::slave_id());\n" + in;
     out += "    const bool nestor_valid = " + active + "(long long)" + ivName + " < nestor_hi;\n" + in;
-    for (size_t j = 0; j < k; ++j) {
-      auto *ds = dyn_cast<DeclStmt>(stmts[j]);
-      const VarDecl *vd = ds && ds->isSingleDecl() ? dyn_cast<VarDecl>(ds->getSingleDecl()) : nullptr;
+    // Leading declarations compute the scanned value; the statements between
+    // them and the update (exclusive order: `out[i] = acc; acc += x;`) see
+    // the value before this iteration's update, those after it the value after.
+    size_t d = 0;
+    while (d < k && isa<DeclStmt>(stmts[d])) ++d;
+    for (size_t j = 0; j < d; ++j) {
+      auto *ds = cast<DeclStmt>(stmts[j]);
+      const VarDecl *vd = ds->isSingleDecl() ? dyn_cast<VarDecl>(ds->getSingleDecl()) : nullptr;
       if (!vd || !vd->getInit() || zeroOf(vd->getType(), ctx_).empty())
         return fail("only scalar declarations may precede the scan update in the loop body", spanOf(stmts[j], ctx_));
+      if (factsOf(vd->getInit()).reads.count(acc))
+        return fail("'" + vd->getNameAsString() + "' reads the scan variable before its update: not a scan",
+                    spanOf(stmts[j], ctx_));
       out += "    " + typeText(vd->getType(), ctx_) + " " + vd->getNameAsString() + " = nestor_valid ? (" +
              editedExpr(vd->getInit()) + ") : " + zeroOf(vd->getType(), ctx_) + ";\n" + in;
     }
-    out += "    " + n + " = nestor_scan.step(nestor_valid ? (" + ty + ")(" + editedExpr(upd->second) + ") : " + op +
-           "::identity<" + ty + ">()).inclusive;\n" + in;
-    out += "    if (nestor_valid) {\n";
-    for (size_t j = k + 1; j < stmts.size(); ++j) out += in + "      " + editedText(stmts[j]) + "\n";
-    out += in + "    }\n" + in + "  }\n" + in + "  " + n + " = nestor_scan.total();";
+    const Facts fv = factsOf(upd->second);
+    if (fv.reads.count(acc)) return fail("the scanned value reads the scan variable", spanOf(upd->second, ctx_));
+    // The scanned values are computed before the exclusive-order statements
+    // run: they must not read what those statements write.
+    for (size_t j = d; j < k; ++j) {
+      const SourceSpan at = spanOf(stmts[j], ctx_);
+      if (isa<DeclStmt>(stmts[j]))
+        return fail("a declaration between the use of the scan variable and its update; move it before the use", at);
+      Facts fe = factsOf(stmts[j]);
+      if (fe.writes.count(acc)) return fail("the loop writes the scan variable outside its update", at);
+      if (fe.ret || fe.jump || fe.barrier || fe.warp || fe.launch || fe.lambda)
+        return fail("a statement before the scan update jumps, returns or synchronises", at);
+      for (const VarDecl *w : fe.writes)
+        if (fv.reads.count(w))
+          return fail("the scanned value reads '" + w->getNameAsString() + "', which the statement before the update writes", at);
+      if ((fe.memWrite || fe.impureCall) && (fv.memRead || fv.impureCall) && !disjointMemory(upd->second, stmts[j]))
+        return fail("the scanned value reads memory that the statement before the update may write; read it into a "
+                    "local first (`T v = ...; out[i] = acc; acc += v;`) or mark the pointers __restrict__", at);
+    }
+    for (size_t j = k + 1; j < stmts.size(); ++j)
+      if (factsOf(stmts[j]).writes.count(acc))
+        return fail("the loop writes the scan variable outside its update", spanOf(stmts[j], ctx_));
+    const std::string value = "nestor_valid ? (" + ty + ")(" + editedExpr(upd->second) + ") : " + op + "::identity<" + ty + ">()";
+    if (d == k) {
+      out += "    " + n + " = nestor_scan.step(" + value + ").inclusive;\n" + in;
+    } else {
+      out += "    const auto nestor_step = nestor_scan.step(" + value + ");\n" + in;
+      out += "    if (nestor_valid) {\n" + in + "      " + n + " = nestor_step.exclusive; // before this iteration's update\n";
+      for (size_t j = d; j < k; ++j) out += in + "      " + editedText(stmts[j]) + "\n";
+      out += in + "    }\n" + in + "    " + n + " = nestor_step.inclusive;\n" + in;
+    }
+    if (k + 1 < stmts.size()) {
+      out += "    if (nestor_valid) {\n";
+      for (size_t j = k + 1; j < stmts.size(); ++j) out += in + "      " + editedText(stmts[j]) + "\n";
+      out += in + "    }\n" + in;
+    }
+    out += "  }\n" + in + "  " + n + " = nestor_scan.total();";
     out += after;
     replaceAbsorbing(beginOf(fs), endOf(fs), out);
     return true;

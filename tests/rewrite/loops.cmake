@@ -57,6 +57,14 @@ nestor_rewrite_case(loops/scan.np_inter_4 INPUT ${loops_fx}/scan.cu AT 11 APPLY 
 nestor_rewrite_case(loops/scan.np_intra_8 INPUT ${loops_fx}/scan.cu AT 11 APPLY np
   PARAMS slaves=8 np_type=intra ${loops_inc})
 
+# Exclusive-order scans (use before update): a pragma'd one through
+# __restrict__ pointers and an inferred one (the target; the pragma'd loop
+# is transformed with it).
+nestor_rewrite_case(loops/scan_exclusive.np_inter_4 INPUT ${loops_fx}/scan_exclusive.cu AT 18 APPLY np
+  PARAMS slaves=4 np_type=inter ${loops_inc})
+nestor_rewrite_case(loops/scan_exclusive.np_intra_8 INPUT ${loops_fx}/scan_exclusive.cu AT 18 APPLY np
+  PARAMS slaves=8 np_type=intra ${loops_inc})
+
 # CSR SpMV and the degree gather: NP, CTE and every sub-warp width.
 nestor_rewrite_case(loops/spmv_csr.np_intra_8 INPUT ${loops_fx}/spmv_csr.cu AT 9 APPLY np
   PARAMS slaves=8 np_type=intra ${loops_inc})
@@ -122,6 +130,9 @@ nestor_rewrite_refusal(loops.np_outer_loop_per_thread_inter INPUT ${loops_fx}/re
   PARAMS np_type=inter EXPECT "use np_type(intra)")
 nestor_rewrite_refusal(loops.np_outer_loop_per_thread_intra INPUT ${loops_fx}/refusals.cu AT 50 APPLY np
   PARAMS np_type=intra EXPECT "reads memory or values the master alone computes")
+# Exclusive-order scan whose value is read after a store that may alias it.
+nestor_rewrite_refusal(loops.np_exclusive_scan_may_alias INPUT ${loops_fx}/refusals.cu AT 58 APPLY np
+  EXPECT "read it into a local first")
 nestor_rewrite_refusal(loops.cte_not_associative INPUT ${loops_fx}/refusals.cu AT 43 APPLY cte
   EXPECT "not an associative reduction")
 nestor_rewrite_refusal(loops.subwarp_not_associative INPUT ${loops_fx}/refusals.cu AT 43 APPLY subwarp

@@ -81,6 +81,30 @@ TEST(Analysis, WithoutToolkitUsesBuiltinDeclarations) {
   EXPECT_EQ(m.loops[0].tripCount, TripCountClass::Uniform);
 }
 
+// `out[j] = s; s += x;` is a scan in exclusive order, not a carried dependence;
+// a scalar read elsewhere in the loop (not stored) still is one.
+TEST(Analysis, ExclusiveOrderScanIsRecognised) {
+  TempDir d;
+  AnalysisOptions o;
+  o.flags.cudaPath = "none";
+  auto tu = analyzeFile(d.file("scan.cu", "__global__ void k(const int *f, int *pos, int *bad, int m) {\n"
+                                          "  int c = 0, e = 0;\n"
+                                          "  for (int j = 0; j < m; ++j) { pos[j] = c; c += f[j]; }\n"
+                                          "  for (int j = 0; j < m; ++j) { if (e > 3) bad[j] = 1; e += f[j]; }\n"
+                                          "}\n"),
+                        o);
+  ASSERT_TRUE(bool(tu));
+  const FileModel &m = (*tu)->model();
+  ASSERT_EQ(m.loops.size(), 2u);
+  ASSERT_EQ(m.loops[0].scans.size(), 1u);
+  EXPECT_EQ(m.loops[0].scans[0].var, "c");
+  EXPECT_EQ(m.loops[0].scans[0].op, ReductionOp::Add);
+  EXPECT_TRUE(m.loops[0].carriedDependences.empty());
+  EXPECT_TRUE(m.loops[1].scans.empty());
+  ASSERT_EQ(m.loops[1].carriedDependences.size(), 1u);
+  EXPECT_EQ(m.loops[1].carriedDependences[0].var, "e");
+}
+
 TEST(Analysis, WithoutToolkitDeviceLaunchesStillParse) {
   TempDir d;
   AnalysisOptions o;

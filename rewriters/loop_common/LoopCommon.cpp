@@ -547,6 +547,13 @@ private:
   // last); intra-warp NP branches per group and keeps preds_ empty.
   std::vector<std::string> preds_;
   int ifCount_ = 0;
+  uint64_t poolBytesPerMaster_ = 0; // thread-local arrays moved to global memory, per master
+
+  std::string globalPoolBlocker() const;
+  bool addPoolParameter();
+  /// A number naming launch site `id` among all launches of the file (the
+  /// host pool's template argument, so that every site has its own buffer).
+  int poolSite(int id) const { return id + 1; }
   std::set<const VarDecl *> kernelWrites_; // locals and parameters written anywhere in the kernel
   std::map<const Stmt *, const Stmt *> parent_;
 
@@ -762,7 +769,17 @@ bool NpPlanner::plan() {
     std::string nb = cfg_.intra ? "dim3(" + std::to_string(b.x * S) + ", " + std::to_string(b.y) + ", " + std::to_string(b.z) + ")"
                                 : "dim3(" + std::to_string(b.threads()) + ", " + std::to_string(S) + ", 1)";
     replace(ls.blockSpan.begin.offset, ls.blockSpan.end.offset, nb + " /* " + cfg_.label + ", was " + ls.block + " */");
+    if (poolBytesPerMaster_) {
+      // The pool of the arrays moved to global memory, sized for this launch.
+      const CUDAKernelCallExpr *call = tu_.launchExpr(id);
+      unsigned rparen = spanOf(call->getRParenLoc(), ctx_).begin.offset;
+      std::string grid = textOf(call->getConfig()->getArg(0), ctx_);
+      insert(rparen, std::string(call->getNumArgs() ? ", " : "") + "nestor::np::array_pool<" +
+                         std::to_string(poolSite(id)) + ">(dim3(" + grid + "), " + std::to_string(b.threads()) + ", " +
+                         std::to_string(poolBytesPerMaster_) + ", \"" + kernel_->name + "\")");
+    }
   }
+  if (poolBytesPerMaster_ && !addPoolParameter()) return false;
   edits_.push_back({includeReplacement(tu_, "nestor/np.cuh").getOffset(), 0,
                     includeReplacement(tu_, "nestor/np.cuh").getReplacementText().str()});
   return true;
@@ -968,12 +985,76 @@ bool NpPlanner::planArrays() {
                std::to_string(masters) + "); // " + std::to_string(bytes) + " bytes < 384 - " + std::to_string(perMaster) +
                " per master: shared memory (cuda-np.md 3.3)";
       } else {
-        return fail("local array '" + name + "' (" + std::to_string(bytes) +
-                    " bytes) is not indexed only by the loop iterator and exceeds the 384-byte shared-memory budget; the "
-                    "global-memory placement needs a host-allocated pool, which this rewrite does not generate", at);
+        // Global memory (cuda-np.md 3.3): a region of the pool the host
+        // passes in, interleaved across the masters of each block.
+        if (std::string why = globalPoolBlocker(); !why.empty())
+          return fail("local array '" + name + "' (" + std::to_string(bytes) +
+                          " bytes) is not indexed only by the loop iterator and exceeds the 384-byte shared-memory "
+                          "budget, so it would move to global memory, but " + why,
+                      at);
+        ap.home = "global";
+        repl = "NESTOR_NP_ARRAY_GLOBAL_AT(" + G() + ", " + et + ", " + name + ", " + std::to_string(n) +
+               ", nestor_np_pool, " + std::to_string(poolBytesPerMaster_) + "); // " + std::to_string(bytes) +
+               " bytes: over the shared-memory budget, global memory (cuda-np.md 3.3)";
+        poolBytesPerMaster_ += (bytes + 15) / 16 * 16;
       }
     }
     replace(beginOf(ap.decl), endOf(ap.decl), repl);
+  }
+  return true;
+}
+
+// Why the kernel cannot take a pool of global memory from its launches ("" if it can).
+std::string NpPlanner::globalPoolBlocker() const {
+  if (fd_->getPreviousDecl() || fd_->isTemplateInstantiation() || fd_->getDescribedFunctionTemplate())
+    return "the kernel is a template or declared more than once, and the pool is a new kernel parameter";
+  for (int id : kernel_->launchedBy) {
+    const CUDAKernelCallExpr *call = tu_.launchExpr(id);
+    if (!call || !call->getConfig()) return "a launch of the kernel is not visible";
+    const CallExpr *cfg = call->getConfig();
+    if (cfg->getNumArgs() >= 4 && !isa<CXXDefaultArgExpr>(cfg->getArg(3))) {
+      const Expr *st = cfg->getArg(3)->IgnoreParenImpCasts();
+      bool defaultStream = isa<CXXNullPtrLiteralExpr, GNUNullExpr>(st) || intValue(st, ctx_) == std::optional<long long>(0);
+      if (!defaultStream)
+        return "the launch at " + lineOf(spanOf(call, ctx_)) + " names a stream: one pool per launch site is safe only "
+               "for launches that run in order (the default stream)";
+    }
+    Facts fg = factsOf(cfg->getArg(0));
+    if (fg.memWrite || !fg.writes.empty() || fg.impureCall || fg.launch)
+      return "the grid of the launch at " + lineOf(spanOf(call, ctx_)) + " has side effects or calls a function, and "
+             "the pool size evaluates it again; compute the grid into a variable first";
+  }
+  // Any other use of the kernel (its address, cudaLaunchKernel) would miss the new parameter.
+  std::set<const Expr *> callees;
+  for (int id : kernel_->launchedBy)
+    if (const CUDAKernelCallExpr *call = tu_.launchExpr(id)) callees.insert(call->getCallee()->IgnoreParenImpCasts());
+  std::string other;
+  auto check = [&](const Stmt *st) {
+    if (auto *dr = dyn_cast<DeclRefExpr>(st);
+        dr && dr->getDecl()->getCanonicalDecl() == fd_->getCanonicalDecl() && !callees.count(dr))
+      other = lineOf(spanOf(dr, ctx_));
+  };
+  std::function<void(const Decl *)> visit = [&](const Decl *d) {
+    if (!other.empty()) return;
+    if (auto *ftd = dyn_cast<FunctionTemplateDecl>(d)) d = ftd->getTemplatedDecl();
+    if (auto *fd = dyn_cast<FunctionDecl>(d); fd && fd->hasBody()) walk(fd->getBody(), check);
+    if (isa<NamespaceDecl, LinkageSpecDecl, CXXRecordDecl>(d))
+      for (const Decl *c : cast<DeclContext>(d)->decls()) visit(c);
+  };
+  for (const Decl *d : tu_.topLevelDecls()) visit(d);
+  if (!other.empty()) return "the kernel is used other than by a <<<>>> launch at " + other + ", which would miss the pool parameter";
+  return "";
+}
+
+bool NpPlanner::addPoolParameter() {
+  FunctionTypeLoc ftl = fd_->getFunctionTypeLoc();
+  if (!ftl) return fail("cannot find the kernel's parameter list", kernel_->nameSpan);
+  unsigned rparen = spanOf(ftl.getRParenLoc(), ctx_).begin.offset;
+  if (fd_->getNumParams() == 0) {
+    unsigned lparen = spanOf(ftl.getLParenLoc(), ctx_).begin.offset + 1;
+    replace(lparen, rparen, "void *nestor_np_pool");
+  } else {
+    insert(rparen, ", void *nestor_np_pool /* " + cfg_.label + ": global memory for thread-local arrays */");
   }
   return true;
 }

@@ -31,6 +31,13 @@ nestor_rewrite_case(loops/local_array.np_inter_4 INPUT ${loops_fx}/local_array.c
 nestor_rewrite_case(loops/local_array.np_intra_8 INPUT ${loops_fx}/local_array.cu AT 13 APPLY np
   PARAMS slaves=8 np_type=intra ${loops_inc})
 
+# Arrays over the shared-memory budget and read outside the parallel loops:
+# global memory, from a pool each launch site passes in (grown on demand).
+nestor_rewrite_case(loops/local_array_global.np_inter_4 INPUT ${loops_fx}/local_array_global.cu AT 18 APPLY np
+  PARAMS slaves=4 np_type=inter ${loops_inc})
+nestor_rewrite_case(loops/local_array_global.np_intra_8 INPUT ${loops_fx}/local_array_global.cu AT 18 APPLY np
+  PARAMS slaves=8 np_type=intra ${loops_inc})
+
 # lud_perimeter (Figure 3): shared-memory tiles, loop variable declared outside.
 nestor_rewrite_case(loops/lud_perimeter.np_inter_8 INPUT ${loops_fx}/lud_perimeter.cu AT 15 APPLY np
   PARAMS slaves=8 np_type=inter ${loops_inc})
@@ -133,6 +140,11 @@ nestor_rewrite_refusal(loops.np_outer_loop_per_thread_intra INPUT ${loops_fx}/re
 # Exclusive-order scan whose value is read after a store that may alias it.
 nestor_rewrite_refusal(loops.np_exclusive_scan_may_alias INPUT ${loops_fx}/refusals.cu AT 58 APPLY np
   EXPECT "read it into a local first")
+# An array bound for global memory needs the launches on the default stream.
+nestor_rewrite_refusal(loops.np_global_array_named_stream INPUT ${loops_fx}/refusals.cu AT 67 APPLY np
+  EXPECT "names a stream")
+nestor_rewrite_refusal(loops.np_global_array_kernel_address INPUT ${loops_fx}/refusals.cu AT 74 APPLY np
+  EXPECT "used other than by a <<<>>> launch")
 nestor_rewrite_refusal(loops.cte_not_associative INPUT ${loops_fx}/refusals.cu AT 43 APPLY cte
   EXPECT "not an associative reduction")
 nestor_rewrite_refusal(loops.subwarp_not_associative INPUT ${loops_fx}/refusals.cu AT 43 APPLY subwarp

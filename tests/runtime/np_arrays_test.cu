@@ -16,7 +16,7 @@ static_assert(np::choose_array_home(false, 383) == np::array_home::shared, "belo
 static_assert(np::choose_array_home(false, 384) == np::array_home::global, "384 is not below 384");
 
 constexpr int N = 150;  // Figure 5: NPOINTS = 150, not a multiple of any S.
-enum home { in_registers, in_shared, in_global };
+enum home { in_registers, in_shared, in_global, in_global_pool };
 
 // Figure 5's shape: loop 1 fills a[i], loop 2 reduces sum a[i]^2. For shared
 // and global homes a third loop reads the elements written by *other* slaves
@@ -54,10 +54,21 @@ __global__ void arrays_kernel(const float* in, float* pool, float* out, long lon
     NESTOR_NP_ARRAY_SHARED(G, float, a, N, MastersPerBlock);
     arrays_body<G>(a, in, out, m, active);
     cross_body<G>(a, out, m, active);
-  } else {
+  } else if constexpr (Home == in_global) {
     NESTOR_NP_ARRAY_GLOBAL(G, float, a, N, pool);
     arrays_body<G>(a, in, out, m, active);
     cross_body<G>(a, out, m, active);
+  } else {
+    // What the rewriter emits: the second region of a host pool (after a
+    // 4-int array of every master), the pool from np::array_pool.
+    NESTOR_NP_ARRAY_GLOBAL_AT(G, int, first, 4, pool, 0);
+    NESTOR_NP_ARRAY_GLOBAL_AT(G, float, a, N, pool, 16);
+    if (G::is_master())
+      for (int i = 0; i < 4; ++i) first[i] = -1;
+    arrays_body<G>(a, in, out, m, active);
+    cross_body<G>(a, out, m, active);
+    G::sync();
+    if (active && G::is_master() && (first[0] != -1 || first[3] != -1)) out[2 * m] = -12345.0f; // overlap
   }
 }
 
@@ -69,7 +80,10 @@ void run_case(test::checker& ck, const char* name, dim3 block, long long masters
   float* d_in = test::to_device(in);
   float* d_pool = test::device_zeros<float>(size_t(blocks) * MastersPerBlock * N);
   float* d_out = test::device_zeros<float>(size_t(masters) * 2);
-  arrays_kernel<G, Home, MastersPerBlock><<<blocks, block>>>(d_in, d_pool, d_out, masters);
+  float* pool = d_pool;
+  if (Home == in_global_pool)  // one site: grows when a later case needs more
+    pool = static_cast<float*>(np::array_pool<1>(dim3(blocks), MastersPerBlock, 16 + N * sizeof(float), "arrays_kernel"));
+  arrays_kernel<G, Home, MastersPerBlock><<<blocks, block>>>(d_in, pool, d_out, masters);
   NESTOR_CUDA_CHECK(cudaGetLastError());
   NESTOR_CUDA_CHECK(cudaDeviceSynchronize());
   auto out = test::to_host(d_out, size_t(masters) * 2);
@@ -102,5 +116,9 @@ int main() {
   run_case<np::inter<32, 4>, in_registers, 32>(ck, "inter<32,4> registers", dim3(32, 4), 100, rng);
   run_case<np::inter<32, 4>, in_shared, 32>(ck, "inter<32,4> shared", dim3(32, 4), 100, rng);
   run_case<np::inter<32, 4>, in_global, 32>(ck, "inter<32,4> global", dim3(32, 4), 100, rng);
+  // The host pool of the rewriter, reused and then grown (37 -> 100 -> 3000 masters).
+  run_case<np::intra<8>, in_global_pool, 16>(ck, "intra<8> pool", dim3(128), 37, rng);
+  run_case<np::intra<8>, in_global_pool, 16>(ck, "intra<8> pool again", dim3(128), 100, rng);
+  run_case<np::inter<32, 4>, in_global_pool, 32>(ck, "inter<32,4> pool grown", dim3(32, 4), 3000, rng);
   return ck.finish("np_arrays_test");
 }

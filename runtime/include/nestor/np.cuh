@@ -23,6 +23,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
 #include <nestor/ops.cuh>
 #include <nestor/subwarp.cuh>
 
@@ -334,6 +337,52 @@ template <class Group, class T> __device__ interleaved_array<T> global_array(T* 
   return {pool + block * masters * n + Group::master_id(), masters, n};
 }
 
+// Several arrays share one pool: the array whose region starts after
+// `offset_per_master` bytes of each master's earlier arrays (16-byte aligned).
+template <class Group, class T>
+__device__ interleaved_array<T> global_array_at(void* pool, unsigned long long offset_per_master, long long n) {
+  const unsigned long long blocks = (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
+  char* region = static_cast<char*>(pool) + blocks * Group::masters_per_block() * offset_per_master;
+  return global_array<Group>(reinterpret_cast<T*>(region), n);
+}
+
+// ---- host side: the pool behind NESTOR_NP_ARRAY_GLOBAL_AT
+//
+// One device buffer per launch site (Site), host thread and device, grown on
+// demand and kept for the life of the process. Stream safety: the rewriter
+// only uses it for launches on the default stream, where launches from one
+// host thread run in order (legacy and per-thread default streams alike), so
+// a launch never sees its buffer reused by a later one while it runs; each
+// host thread has its own buffer. Growth waits for the device before freeing
+// the old buffer, which earlier launches may still be using.
+// (Host code; declared in the device pass too, where host code is parsed.)
+struct array_pool_slot {
+  void* ptr = nullptr;
+  std::size_t bytes = 0;
+};
+template <int Site>
+inline void* array_pool(dim3 grid, unsigned masters_per_block, std::size_t bytes_per_master, const char* kernel) {
+  static thread_local array_pool_slot slots[64];
+  int device = 0;
+  cudaGetDevice(&device);
+  array_pool_slot& slot = slots[device & 63];
+  const std::size_t need = std::size_t(grid.x) * grid.y * grid.z * masters_per_block * bytes_per_master;
+  if (need <= slot.bytes && slot.ptr) return slot.ptr;
+  if (slot.ptr) {
+    cudaDeviceSynchronize();
+    cudaFree(slot.ptr);
+    slot = {};
+  }
+  const cudaError_t err = cudaMalloc(&slot.ptr, need ? need : 16);
+  if (err != cudaSuccess) {
+    std::fprintf(stderr, "nestor: cannot allocate %zu bytes of device memory for the thread-local arrays that CUDA-NP "
+                 "moved to global memory in kernel '%s': %s\n", need, kernel, cudaGetErrorString(err));
+    std::abort();
+  }
+  slot.bytes = need ? need : 16;
+  return slot.ptr;
+}
+
 } // namespace nestor::np
 
 // What the rewriter emits in place of `T name[N];` (cuda-np.md Figure 6), so
@@ -346,3 +395,5 @@ template <class Group, class T> __device__ interleaved_array<T> global_array(T* 
                         "NESTOR_NP_ARRAY_SHARED: M differs from the masters per block");          \
   auto name = nestor::np::shared_array<G>(name##_nestor_storage, (N))
 #define NESTOR_NP_ARRAY_GLOBAL(G, T, name, N, pool) auto name = nestor::np::global_array<G>((T*)(pool), (N))
+#define NESTOR_NP_ARRAY_GLOBAL_AT(G, T, name, N, pool, offset_per_master) \
+  auto name = nestor::np::global_array_at<G, T>((pool), (offset_per_master), (N))

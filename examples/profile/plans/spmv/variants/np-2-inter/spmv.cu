@@ -46,7 +46,7 @@ __global__ void spmv(const int *rowPtr, const int *col, const float *val, const 
   {
     const float nestor_sum_in = sum;
     sum = nestor::op::add::identity<float>(); // this thread's partial
-  for (int j = (rowPtr[row]) + nestor_np_group::slave_id(); nestor_active && (j < rowPtr[row + 1]); j += nestor_np_group::slave_size)
+  for (int j = (nestor_active ? (rowPtr[row]) : (int)0) + nestor_np_group::slave_id(); nestor_active && (j < rowPtr[row + 1]); j += nestor_np_group::slave_size)
     sum += val[j] * x[col[j]];
     sum = nestor::op::add{}(nestor_sum_in, nestor_np_group::reduce<nestor::op::add>(sum)); // reduction(+:sum) (3.2)
   }

@@ -568,6 +568,14 @@ private:
     std::string p = predicate();
     return p.empty() ? G() + "::is_master()" : "(" + p + " && " + G() + "::is_master())";
   }
+  /// The predicates of enclosing branches only (nestor_active is left out:
+  /// a thread that returned never runs again, so its locals do not matter).
+  std::string branchPredicate() const {
+    std::string p;
+    for (const std::string &q : preds_)
+      if (q != "nestor_active") p += (p.empty() ? "" : " && ") + q;
+    return p;
+  }
   /// Prefix for a condition that holds only while the thread is active.
   std::string activePrefix() const {
     std::string p = predicate();
@@ -1308,6 +1316,12 @@ bool NpPlanner::sequentialStatement(const Stmt *s, bool &masterWrote, int depth)
       return fail("statement writes '" + vd->getNameAsString() + "', declared in a nested scope", at);
   if (isUniform(fx) && !fx.memWrite && !fx.impureCall) {
     for (const VarDecl *vd : fx.writes) masterOnly_[vd] = false; // every member computes the same value (3.1)
+    // Under a branch predicate (inter-warp), threads outside the branch run
+    // on afterwards: they must not take the branch's assignments.
+    if (std::string bp = branchPredicate(); !bp.empty() && !fx.writes.empty()) {
+      insert(beginOf(s), "if (" + bp + ") { ");
+      insert(endOf(s), " }");
+    }
     return true;
   }
   // Masters only.

@@ -41,7 +41,7 @@ __global__ void branchy_rows(const int *rowptr, const int *col, const float *val
         biggest = fmaxf(biggest, val[j]);
         biggest = nestor::op::max{}(nestor_biggest_in, nestor_np_group::reduce<nestor::op::max>(biggest)); // reduction(max:biggest) (3.2)
       }
-      sum = biggest;
+      if (nestor_if_0 && !nestor_if_1) { sum = biggest; }
     }
     }
     if ((nestor_if_0 && nestor_np_group::is_master())) { y[row] = sum; }

@@ -2,7 +2,8 @@
 // with nvcc, checks outputs, times with libnestor_cupti.so, prints the table,
 // and the recommendation must be the measured fastest correct variant when it
 // is faster beyond the noise (else "keep the baseline"). Variants whose id
-// starts with "wrong" must be rejected, every other variant must run.
+// starts with "wrong" must be rejected, every other variant must run. With two
+// or more GPUs visible, the variants must have run on more than one of them.
 //   args: RUNNER PLAN OUTDIR CUPTI_LIBRARY EXPECTED_DECISION(variant|keep_baseline|any)
 #include "nestor/profiler/results.h"
 
@@ -13,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <sstream>
 
 using namespace nestor::profiler;
@@ -79,6 +81,19 @@ int main(int argc, char** argv) {
     if (v.timing) EXPECT(v.timing->source == "kernel_sum" && v.timing->median > 0, "%s: CUPTI kernel time", v.id.c_str());
   }
   EXPECT(!r.environment.devices_assumed, "real devices");
+  // One worker per visible GPU: with several GPUs the variants are spread.
+  {
+    std::set<int> used;
+    for (auto& v : r.variants)
+      if (v.device) used.insert(*v.device);
+    std::printf("GPUs visible: %zu, used by the variants:", r.environment.gpus.size());
+    for (int d : used) std::printf(" %d", d);
+    std::printf("\n");
+    if (r.environment.gpus.size() >= 2 && r.variants.size() >= 2)
+      EXPECT(used.size() >= 2, "%zu GPUs visible but the variants ran on %zu", r.environment.gpus.size(), used.size());
+    else
+      std::printf("one GPU: spreading over workers not exercised here\n");
+  }
   EXPECT(r.timing_mode == "cupti", "cupti timing");
   std::printf("recommendation: %s %s (%s)\n", r.recommendation.decision.c_str(), r.recommendation.variant.value_or("-").c_str(),
               r.recommendation.reason.c_str());

@@ -1276,6 +1276,10 @@ bool NpPlanner::sequentialStatement(const Stmt *s, bool &masterWrote, int depth)
   if (auto *is = dyn_cast<IfStmt>(s); is && !is->getElse() && !is->getInit() && !is->getConditionVariable()) {
     const Stmt *th = is->getThen();
     if (auto *cs = dyn_cast<CompoundStmt>(th); cs && cs->size() == 1) th = cs->body_front();
+    if (auto *rs = dyn_cast<ReturnStmt>(th); rs && !rs->getRetValue() && !cfg_.intra && depth > 0)
+      return fail("inter-warp NP cannot return from inside a statement that encloses a parallel loop (every thread "
+                  "must reach the block barriers after it); use np_type(intra)",
+                  at);
     if (auto *rs = dyn_cast<ReturnStmt>(th); rs && !rs->getRetValue() && (cfg_.intra || depth == 0)) {
       Facts fx = factsOf(is->getCond());
       if (fx.barrier || fx.warp || fx.launch || fx.memWrite || !fx.writes.empty())

@@ -145,6 +145,8 @@ nestor_rewrite_refusal(loops.np_global_array_named_stream INPUT ${loops_fx}/refu
   EXPECT "names a stream")
 nestor_rewrite_refusal(loops.np_global_array_kernel_address INPUT ${loops_fx}/refusals.cu AT 74 APPLY np
   EXPECT "used other than by a <<<>>> launch")
+nestor_rewrite_refusal(loops.np_return_in_branch_inter INPUT ${loops_fx}/refusals.cu AT 82 APPLY np
+  PARAMS np_type=inter EXPECT "cannot return from inside a statement that encloses a parallel loop")
 nestor_rewrite_refusal(loops.cte_not_associative INPUT ${loops_fx}/refusals.cu AT 43 APPLY cte
   EXPECT "not an associative reduction")
 nestor_rewrite_refusal(loops.subwarp_not_associative INPUT ${loops_fx}/refusals.cu AT 43 APPLY subwarp

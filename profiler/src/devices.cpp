@@ -54,6 +54,27 @@ struct Driver {
 
 } // namespace
 
+std::vector<std::string> keep_one_model(DeviceInventory& inv) {
+  std::vector<std::string> skipped;
+  if (inv.gpus.empty()) return skipped;
+  const std::string model = inv.gpus[0].name;
+  DeviceInventory kept = inv;
+  kept.gpus.clear();
+  kept.visible_ids.clear();
+  for (size_t i = 0; i < inv.gpus.size(); ++i) {
+    if (inv.gpus[i].name == model) {
+      kept.gpus.push_back(inv.gpus[i]);
+      kept.visible_ids.push_back(inv.visible_ids[i]);
+    } else {
+      skipped.push_back("GPU " + std::to_string(inv.gpus[i].index) + " (" + inv.gpus[i].name + ") is not used: its timings " +
+                        "would not compare with GPU " + std::to_string(inv.gpus[0].index) + " (" + model +
+                        "); set CUDA_VISIBLE_DEVICES to choose the model");
+    }
+  }
+  inv = std::move(kept);
+  return skipped;
+}
+
 DeviceInventory detect_devices() {
   DeviceInventory inv;
   if (const char* assume = std::getenv("NESTOR_RUNNER_ASSUME_DEVICES"); assume && *assume) {
@@ -62,7 +83,7 @@ DeviceInventory detect_devices() {
     if (*end == '\0' && n > 0 && n <= 64) {
       inv.assumed = true;
       for (int i = 0; i < n; ++i) {
-        inv.gpus.push_back({i, "assumed device " + std::to_string(i) + " (test seam)"});
+        inv.gpus.push_back({i, "assumed device (test seam)"}); // one model, as keep_one_model expects
         inv.visible_ids.push_back(std::to_string(i));
       }
       return inv;

@@ -88,6 +88,7 @@ public:
     if (devices.assumed && plan_.timing_mode == TimingMode::Cupti)
       throw PlanError("NESTOR_RUNNER_ASSUME_DEVICES is a test seam for runner logic and only allows "
                       "\"timing\": {\"mode\": \"wall_clock\"}; CUPTI timing needs a real device");
+    for (const std::string& line : keep_one_model(devices)) progress("[devices] " + line);
     devices_ = devices;
     if (plan_.timing_mode == TimingMode::Cupti) {
       cupti_library_ = options_.cupti_library.value_or(default_cupti_library());

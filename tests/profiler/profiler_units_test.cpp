@@ -2,6 +2,7 @@
 // run: statistics, recommender, report model and writers, plan parsing,
 // output comparison, cache keys and cache file, process control.
 #include "nestor/profiler/cache.h"
+#include "nestor/profiler/devices.h"
 #include "nestor/profiler/output_check.h"
 #include "nestor/profiler/plan.h"
 #include "nestor/profiler/process.h"
@@ -53,6 +54,25 @@ VariantResult timed(const std::string& id, bool baseline, std::vector<double> sa
 } // namespace
 
 // ---- statistics ----------------------------------------------------------
+
+TEST(Devices, MixedModelsKeepGpu0sModel) {
+  DeviceInventory inv;
+  inv.gpus = {{0, "NVIDIA H200"}, {1, "NVIDIA A100"}, {2, "NVIDIA H200"}};
+  inv.visible_ids = {"0", "1", "2"};
+  std::vector<std::string> skipped = keep_one_model(inv);
+  ASSERT_EQ(inv.gpus.size(), 2u);
+  EXPECT_EQ(inv.gpus[0].index, 0);
+  EXPECT_EQ(inv.gpus[1].index, 2);
+  EXPECT_EQ(inv.visible_ids, (std::vector<std::string>{"0", "2"}));
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_NE(skipped[0].find("GPU 1 (NVIDIA A100) is not used"), std::string::npos) << skipped[0];
+
+  DeviceInventory alike;
+  alike.gpus = {{0, "NVIDIA H200"}, {1, "NVIDIA H200"}};
+  alike.visible_ids = {"3", "5"};
+  EXPECT_TRUE(keep_one_model(alike).empty());
+  EXPECT_EQ(alike.visible_ids, (std::vector<std::string>{"3", "5"}));
+}
 
 TEST(Stats, QuartilesAndMedian) {
   SampleSummary s = summarize({5, 1, 4, 2, 3});

@@ -25,6 +25,12 @@ struct DeviceInventory {
 // timing, so it can only exercise runner logic, never produce GPU figures.
 DeviceInventory detect_devices();
 
+// Timings of different GPU models are not comparable, and the runner compares
+// every variant with a baseline that may have run on another worker's device:
+// keeps only the devices of GPU 0's model and returns a line naming each one
+// left out (empty when all are alike).
+std::vector<std::string> keep_one_model(DeviceInventory& inv);
+
 // `nvidia-smi --query-gpu=clocks.sm` for one device; nullopt when nvidia-smi
 // is absent or prints no number. Never changes clocks.
 std::optional<double> query_sm_clock_mhz(const std::string& visible_id);

@@ -53,6 +53,14 @@ Recommendation recommend(const std::vector<VariantResult>& variants, const Recom
     std::snprintf(text, sizeof text, "'%s' is the fastest correct variant: median %s vs baseline %s (%.2fx), IQRs do not overlap",
                   fastest->id.c_str(), format_ms(best.median).c_str(), format_ms(base.median).c_str(), speedup);
     rec.reason = text;
+    // Candidates the measurement cannot tell apart from the winner: the
+    // choice between them may flip from run to run.
+    std::string ties;
+    for (auto& v : variants)
+      if (&v != fastest && !v.baseline && v.status == VariantStatus::Ok && v.timing && v.timing->q1 <= best.q3 &&
+          v.timing->q3 < base.q1)
+        ties += (ties.empty() ? "" : ", ") + ("'" + v.id + "'");
+    if (!ties.empty()) rec.reason += "; within its noise (IQRs overlap): " + ties;
   } else {
     std::snprintf(text, sizeof text,
                   "the fastest correct variant '%s' (median %s vs baseline %s, %.2fx) is not faster beyond the noise%s",

@@ -111,6 +111,18 @@ TEST(Recommend, FastestCorrectVariantBeyondNoise) {
   EXPECT_NE(r.criterion.find("IQR"), std::string::npos);
 }
 
+TEST(Recommend, NamesVariantsWithinTheWinnersNoise) {
+  std::vector<VariantResult> v = {timed("base", true, {10, 10.2, 9.9, 10.1, 10}),
+                                  timed("fast", false, {5, 5.1, 4.9, 5, 5.05}),
+                                  timed("tied", false, {5.04, 5.1, 5.02, 5.08, 5.06}),
+                                  timed("medium", false, {7, 7, 7.1, 6.9, 7})};
+  Recommendation r = recommend(v);
+  ASSERT_TRUE(r.variant);
+  EXPECT_EQ(*r.variant, "fast");
+  EXPECT_NE(r.reason.find("within its noise (IQRs overlap): 'tied'"), std::string::npos) << r.reason;
+  EXPECT_EQ(r.reason.find("medium"), std::string::npos) << r.reason;
+}
+
 TEST(Recommend, OverlappingIqrKeepsBaseline) {
   std::vector<VariantResult> v = {timed("base", true, {10, 12, 9, 11, 10}), timed("same", false, {9.5, 11.5, 9, 10.5, 10})};
   Recommendation r = recommend(v);

@@ -1391,9 +1391,9 @@ bool NpPlanner::parallelLoop(const ForStmt *fs, const LoopSite &ls, bool &master
   }
   // The clause names a variable the loop refers to (several scopes may
   // declare the same name).
-  const Facts loopFacts = factsOf(fs);
+  const Facts fx = factsOf(fs);
   auto findLocal = [&](const std::string &n) -> const VarDecl * {
-    for (const auto *set : {&loopFacts.writes, &loopFacts.reads})
+    for (const auto *set : {&fx.writes, &fx.reads})
       for (const VarDecl *vd : *set)
         if (vd->getNameAsString() == n && masterOnly_.count(vd)) return vd;
     return nullptr;
@@ -1416,7 +1416,6 @@ bool NpPlanner::parallelLoop(const ForStmt *fs, const LoopSite &ls, bool &master
   if (scanVars.size() > 1) return fail("more than one scan variable in one loop", ls.headerSpan);
   if (!scanVars.empty() && cfg_.form != LoopForm::Strided) return fail("scan in a sub-warp loop", ls.headerSpan);
 
-  Facts fx = factsOf(fs);
   std::set<std::string> privatized(ls.privatized.begin(), ls.privatized.end());
   std::vector<const VarDecl *> privVars;
   for (const VarDecl *vd : fx.writes) {

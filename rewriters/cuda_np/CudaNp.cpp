@@ -3,8 +3,8 @@
 // the inferred pragma is recorded in a comment of the same edit) into a loop
 // spread over the master thread and S-1 slave threads, inter-warp (slaves
 // along a new y dimension) or intra-warp (slaves are neighbouring lanes). The
-// engine lives in rewriters/loop_common/; the design in docs/rewrites-loops.md.
-#include "../loop_common/LoopCommon.h"
+// planner's phases are in NpPlanner.h; the design in docs/rewrites-loops.md.
+#include "NpPlan.h"
 #include "nestor/Inference.h"
 
 namespace nestor {

@@ -1,4 +1,5 @@
 #include "DpCommon.h"
+#include "nestor/CudaSemantics.h"
 
 #include "../../analyzers/src/AstText.h"
 #include "nestor/Inference.h"
@@ -48,9 +49,8 @@ std::vector<const Stmt *> kids(const Stmt *s) {
   return out;
 }
 
-bool isBuiltinName(llvm::StringRef n) {
-  return n == "threadIdx" || n == "blockIdx" || n == "blockDim" || n == "gridDim";
-}
+// The built-ins that name a thread or its block (warpSize is a constant).
+bool isBuiltinName(llvm::StringRef n) { return cuda::isThreadIdBuiltinName(n) && n != "warpSize"; }
 
 const VarDecl *builtinVar(const Stmt *s) {
   auto *dre = llvm::dyn_cast<DeclRefExpr>(s);

@@ -1,6 +1,8 @@
-// Shared machinery of the loop rewrites (cuda_np/, cte/, subwarp/): the
-// CUDA-NP kernel transformation engine, the "map/reduce loop" matcher used by
-// CTE and sub-warp decomposition, and launch-configuration evaluation.
+// What the loop rewrites (cuda_np/, cte/, subwarp/) share: the "map/reduce
+// loop" matcher used by CTE, sub-warp decomposition and CUDA-NP's sub-warp
+// form, canonical `for` headers, constant launch blocks, and small emitters
+// (operator functors, the runtime #include). The CUDA-NP planner itself lives
+// in cuda_np/ (NpPlan.h); CUDA semantics in analyzers' CudaSemantics.h.
 // Design and limits: docs/rewrites-loops.md.
 #pragma once
 #include "nestor/Rewrite.h"
@@ -10,8 +12,11 @@
 #include <vector>
 
 namespace clang {
+class ASTContext;
 class Expr;
 class ForStmt;
+class QualType;
+class Stmt;
 class VarDecl;
 } // namespace clang
 
@@ -53,31 +58,28 @@ const char *opFunctor(ReductionOp op); ///< "nestor::op::add", ...
 /// Text inserted after the last #include of the main file (or at its start).
 clang::tooling::Replacement includeReplacement(const AnalyzedTU &tu, llvm::StringRef header);
 
-// ---- the CUDA-NP engine ----------------------------------------------------
-enum class LoopForm {
-  Strided,         ///< CUDA-NP: i = lb + slave_id * step; i += S * step
-  SubwarpForEach,  ///< sub-warp: acc = subwarp::for_each_index<W>(...) (map/reduce loops)
-};
+/// The source text with a C++ spelling of a (canonical, unqualified) type.
+std::string typeText(clang::QualType t, const clang::ASTContext &ctx);
+/// A zero value of a scalar type, or "" when the type is not scalar.
+std::string zeroOf(clang::QualType t, const clang::ASTContext &ctx);
+/// The value of an integer constant expression.
+std::optional<int64_t> intValue(const clang::Expr *e, const clang::ASTContext &ctx);
 
-struct NpConfig {
-  unsigned slaves = 4;
-  bool intra = false;
-  /// Also transform the other `#pragma np parallel for` loops at the top level
-  /// of the same kernel (CUDA-NP transforms a kernel, not a loop).
-  bool allPragmaLoops = true;
-  LoopForm form = LoopForm::Strided;
-  bool requireIrregular = false; ///< sub-warp: only irregular loops
-  std::string label;             ///< comment text naming the rewrite
+/// The parts of `for (i = lower; i < upper; i += step)` with a positive
+/// constant step (also `<=`, `++i`, `i = i + step`).
+struct ForParts {
+  const clang::VarDecl *iv = nullptr;
+  bool ivDeclared = false;
+  const clang::Expr *lower = nullptr, *upper = nullptr;
+  bool inclusive = false;
+  int64_t step = 0;
+  const clang::Expr *initExpr = nullptr; ///< the expression to offset (decl init or assignment RHS)
 };
+std::optional<ForParts> forParts(const clang::ForStmt *fs, const clang::ASTContext &ctx, std::string &why);
 
-/// Plans the whole edit. On failure returns the reason (and its location);
-/// prepare() calls it and keeps only the verdict, apply() uses the edits.
-struct NpPlan {
-  bool ok = false;
-  std::string reason;
-  SourceSpan blocker;
-  clang::tooling::Replacements edits;
-};
-NpPlan planNp(const AnalyzedTU &tu, const RewriteTarget &t, const NpConfig &cfg);
+/// The update `s` folds into `acc` (StatementEffects' reductionUpdate): the
+/// operator and the folded value. Subtractions are left out: the rewrites
+/// re-emit the folded value as it is written.
+std::optional<std::pair<ReductionOp, const clang::Expr *>> matchUpdate(const clang::Stmt *s, const clang::VarDecl *acc);
 
 } // namespace nestor::loops

@@ -4,6 +4,7 @@
 // structure is that of intra-warp CUDA-NP with W "slaves" (rewriters/
 // loop_common/), and the irregular map/reduce loop becomes a call of
 // nestor::subwarp::for_each_index<W>. Host launches get W times the block.
+#include "../cuda_np/NpPlan.h"
 #include "../loop_common/LoopCommon.h"
 
 namespace nestor {

@@ -1,0 +1,99 @@
+// The CUDA vocabulary: what a name or a call means to the execution model
+// (barriers, warp-level intrinsics, atomics, pure math functions, thread-id
+// builtins, device runtime calls, cooperative groups).
+//
+// One home on purpose: the model builder, the rules and every rewrite ask
+// here, so a rule and a rewrite can never judge the same kernel differently
+// because each kept its own list of names. The table-driven unit test of
+// every name is tests/unit/CudaSemanticsTest.cpp.
+#pragma once
+
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace clang {
+class CallExpr;
+class Decl;
+class FunctionDecl;
+class ValueDecl;
+class VarDecl;
+} // namespace clang
+
+namespace nestor::cuda {
+
+// ---- names -------------------------------------------------------------------
+
+/// Block- or warp-wide barriers called by name: `__syncthreads`,
+/// `__syncthreads_count/_and/_or`, `__barrier_sync`, `__syncwarp`.
+/// (Cooperative groups' `sync()` is a barrier too, recognised by the
+/// object's type in classifyCall.)
+bool isBarrierName(llvm::StringRef name);
+
+/// Warp-level intrinsics: shuffles, votes (`__any_sync`, `__all_sync`,
+/// `__uni_sync`, `__ballot_sync` and the legacy `__any`, `__all`, `__ballot`),
+/// `__activemask`, `__match_*_sync`, `__reduce_*_sync`, `__syncwarp`. Their
+/// result depends on which threads share a warp.
+bool isWarpIntrinsicName(llvm::StringRef name);
+
+/// `atomicAdd`, `atomicCAS_block`, `__atomic_fetch_add`, ...
+bool isAtomicName(llvm::StringRef name);
+
+/// Functions of the CUDA math library and intrinsics whose result depends
+/// only on their arguments (no memory, no thread identity).
+bool isPureMathName(llvm::StringRef name);
+
+/// `threadIdx`, `blockIdx`, `blockDim`, `gridDim`, `warpSize`.
+bool isThreadIdBuiltinName(llvm::StringRef name);
+
+/// The device runtime API callable from device code (dynamic parallelism,
+/// CDP2): launches, streams, events, memory, errors. These have effects.
+bool isDeviceRuntimeName(llvm::StringRef name);
+
+/// Calls whose result differs between the threads of a block even with the
+/// same arguments: atomics, warp intrinsics, clocks, lane ids, random
+/// generators, and the Nestor runtime's own ids (rewritten code, whose
+/// bodies a preamble may skip).
+bool isThreadVaryingCallName(llvm::StringRef name);
+
+// ---- declarations ------------------------------------------------------------
+
+/// A `__global__` function (a kernel).
+bool isKernelFunction(const clang::FunctionDecl *fd);
+/// Code that runs on the device: `__global__` or `__device__`.
+bool isDeviceCodeFunction(const clang::FunctionDecl *fd);
+
+/// True for a declaration inside namespace `cooperative_groups`.
+bool inCooperativeGroups(const clang::Decl *d);
+
+/// A reference to one of the builtin thread-id variables (`threadIdx`, ...).
+bool isThreadIdBuiltin(const clang::ValueDecl *d);
+/// A reference to the builtin variable `name` (e.g. "threadIdx").
+bool isBuiltinVar(const clang::VarDecl *vd, llvm::StringRef name);
+
+// ---- calls -------------------------------------------------------------------
+
+/// What one call means. A call can be several of these at once (e.g. a
+/// cooperative-groups `sync()` is both `cooperativeGroups` and `barrier`).
+struct CallMeaning {
+  std::string name;             ///< callee name ("" when unknown: a call through a pointer)
+  bool barrier = false;         ///< waits for other threads (block, warp, tile or grid)
+  bool warp = false;            ///< a warp-level intrinsic or a tile's collective
+  bool atomic = false;
+  bool pure = false;            ///< pure math: result depends only on the arguments
+  bool cooperativeGroups = false;
+  bool deviceRuntime = false;   ///< cudaLaunchDevice, cudaStreamCreateWithFlags, ...
+  bool deviceSynchronize = false; ///< cudaDeviceSynchronize
+  bool threadVarying = false;   ///< differs per thread with equal arguments
+};
+
+/// The callee name of a call, also for unresolved (template) callees.
+std::string calleeName(const clang::CallExpr *call);
+
+/// Classifies a call. Cooperative groups are recognised by type: a call of a
+/// function declared in `cooperative_groups`, or a member call on an object
+/// whose class is declared there (`cg::this_thread_block().sync()`,
+/// `grid.sync()`, `tile.shfl_down(v, 1)`), never by the member's name alone.
+CallMeaning classifyCall(const clang::CallExpr *call);
+
+} // namespace nestor::cuda

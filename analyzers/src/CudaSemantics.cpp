@@ -1,0 +1,149 @@
+// The CUDA vocabulary (CudaSemantics.h). Names follow the CUDA C++
+// Programming Guide (13.0): synchronisation functions, warp vote/match/
+// reduce/shuffle functions, atomic functions, the math API, built-in
+// variables, the device runtime API, and cooperative groups.
+#include "nestor/CudaSemantics.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+
+#include "llvm/ADT/StringSet.h"
+
+namespace nestor::cuda {
+
+using namespace clang;
+
+bool isBarrierName(llvm::StringRef n) {
+  return n == "__syncthreads" || n.starts_with("__syncthreads_") || n == "__barrier_sync" || n == "__syncwarp";
+}
+
+bool isWarpIntrinsicName(llvm::StringRef n) {
+  static const llvm::StringSet<> exact = {"__any",       "__all",          "__ballot",   "__any_sync",
+                                          "__all_sync",  "__uni_sync",     "__ballot_sync", "__activemask",
+                                          "__syncwarp"};
+  return exact.contains(n) || n.starts_with("__shfl") || n.starts_with("__match_") || n.starts_with("__reduce_");
+}
+
+bool isAtomicName(llvm::StringRef n) { return n.starts_with("atomic") || n.starts_with("__atomic"); }
+
+bool isPureMathName(llvm::StringRef n) {
+  static const llvm::StringSet<> pure = {
+      "min", "max", "fminf", "fmaxf", "fmin", "fmax", "abs", "fabs", "fabsf", "sqrt", "sqrtf", "rsqrt", "rsqrtf",
+      "cbrtf", "exp", "expf", "exp2f", "exp10f", "log", "logf", "log2f", "log10f", "pow", "powf", "sin", "sinf",
+      "cos", "cosf", "tan", "tanf", "tanhf", "floor", "floorf", "ceil", "ceilf", "round", "roundf", "trunc",
+      "truncf", "rintf", "__fdividef", "__expf", "__logf", "__sinf", "__cosf", "__powf", "__saturatef", "fma",
+      "fmaf", "__fmaf_rn", "__fmul_rn", "__fadd_rn", "__mul24", "__umul24", "__popc", "__popcll", "__clz",
+      "__ffs", "__brev", "__float2int_rn", "__float2int_rz", "__int2float_rn", "copysignf", "make_float2",
+      "make_float3", "make_float4", "make_int2", "make_int3", "make_int4", "make_uint3", "isnan", "isinf"};
+  return pure.contains(n);
+}
+
+bool isThreadIdBuiltinName(llvm::StringRef n) {
+  return n == "threadIdx" || n == "blockIdx" || n == "blockDim" || n == "gridDim" || n == "warpSize";
+}
+
+bool isDeviceRuntimeName(llvm::StringRef n) {
+  static const llvm::StringSet<> runtime = {
+      "cudaDeviceSynchronize", "cudaLaunchDevice", "cudaLaunchDeviceV2", "cudaGetParameterBuffer",
+      "cudaGetParameterBufferV2", "cudaStreamCreateWithFlags", "cudaStreamDestroy", "cudaStreamWaitEvent",
+      "cudaEventCreateWithFlags", "cudaEventRecord", "cudaEventRecordWithFlags", "cudaEventDestroy", "cudaMalloc",
+      "cudaFree", "cudaMemcpyAsync", "cudaMemcpy2DAsync", "cudaMemcpy3DAsync", "cudaMemsetAsync",
+      "cudaMemset2DAsync", "cudaMemset3DAsync", "cudaGetLastError", "cudaPeekAtLastError", "cudaGetErrorString",
+      "cudaGetErrorName", "cudaGetDevice", "cudaGetDeviceCount", "cudaDeviceGetAttribute", "cudaDeviceGetLimit",
+      "cudaFuncGetAttributes", "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+      "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", "cudaRuntimeGetVersion", "cudaDriverGetVersion",
+      "cudaGraphLaunch"};
+  return runtime.contains(n);
+}
+
+bool isThreadVaryingCallName(llvm::StringRef n) {
+  return isAtomicName(n) || isWarpIntrinsicName(n) || n.starts_with("clock") || n == "__lane_id" ||
+         n == "thread_rank" || n == "thread_index" || n == "meta_group_rank" || n.starts_with("curand") ||
+         n == "__laneid" || n == "laneid" || n == "slave_id" || n == "master_id" || n == "lane_in_group";
+}
+
+bool isKernelFunction(const FunctionDecl *fd) { return fd && fd->hasAttr<CUDAGlobalAttr>(); }
+
+bool isDeviceCodeFunction(const FunctionDecl *fd) {
+  return fd && (fd->hasAttr<CUDAGlobalAttr>() || fd->hasAttr<CUDADeviceAttr>());
+}
+
+bool inCooperativeGroups(const Decl *d) {
+  for (const DeclContext *dc = d ? d->getDeclContext() : nullptr; dc; dc = dc->getParent())
+    if (auto *ns = dyn_cast<NamespaceDecl>(dc))
+      if (ns->getName() == "cooperative_groups") return true;
+  return false;
+}
+
+bool isThreadIdBuiltin(const ValueDecl *d) {
+  auto *vd = dyn_cast_or_null<VarDecl>(d);
+  return vd && vd->hasGlobalStorage() && isThreadIdBuiltinName(vd->getName());
+}
+
+bool isBuiltinVar(const VarDecl *vd, llvm::StringRef name) {
+  return vd && vd->getName() == name && !vd->hasLocalStorage();
+}
+
+std::string calleeName(const CallExpr *call) {
+  if (auto *fd = call->getDirectCallee()) return fd->getNameAsString();
+  if (auto *ule = dyn_cast<UnresolvedLookupExpr>(call->getCallee()->IgnoreImplicit()))
+    return ule->getName().getAsString();
+  if (auto *me = dyn_cast<CXXDependentScopeMemberExpr>(call->getCallee()->IgnoreImplicit()))
+    return me->getMember().getAsString();
+  return "";
+}
+
+namespace {
+/// The class of the object a member call is made on, if any.
+const CXXRecordDecl *objectClass(const CallExpr *call) {
+  auto *mc = dyn_cast<CXXMemberCallExpr>(call);
+  if (!mc) return nullptr;
+  if (const CXXRecordDecl *rd = mc->getRecordDecl()) return rd;
+  const Expr *obj = mc->getImplicitObjectArgument();
+  if (!obj) return nullptr;
+  QualType t = obj->getType();
+  if (t->isPointerType()) t = t->getPointeeType();
+  return t->getAsCXXRecordDecl();
+}
+
+// Collectives of warp-sized groups (thread_block_tile, coalesced_group):
+// their result depends on which threads form the tile, like the intrinsics.
+bool isTileCollective(llvm::StringRef n) {
+  return n.starts_with("shfl") || n == "any" || n == "all" || n == "ballot" || n.starts_with("match_");
+}
+// Free functions of cooperative groups that combine values across a group.
+bool isGroupCollective(llvm::StringRef n) {
+  return n == "reduce" || n == "reduce_store_async" || n == "inclusive_scan" || n == "exclusive_scan";
+}
+// Members and free functions of cooperative groups that wait for the group.
+bool isGroupBarrier(llvm::StringRef n) {
+  return n == "sync" || n == "barrier_wait" || n == "wait" || n == "wait_prior";
+}
+} // namespace
+
+CallMeaning classifyCall(const CallExpr *call) {
+  CallMeaning m;
+  m.name = calleeName(call);
+  const FunctionDecl *fd = call->getDirectCallee();
+  const CXXRecordDecl *cls = objectClass(call);
+  m.cooperativeGroups = (fd && inCooperativeGroups(fd)) || (cls && inCooperativeGroups(cls));
+  if (m.cooperativeGroups) {
+    m.barrier = isGroupBarrier(m.name);
+    m.warp = (cls && isTileCollective(m.name)) || isGroupCollective(m.name);
+    m.threadVarying = m.warp || m.name == "thread_rank" || m.name == "thread_index" || m.name == "meta_group_rank";
+    return m;
+  }
+  m.barrier = isBarrierName(m.name);
+  m.warp = isWarpIntrinsicName(m.name);
+  m.atomic = isAtomicName(m.name);
+  m.pure = fd && isPureMathName(m.name);
+  m.deviceRuntime = isDeviceRuntimeName(m.name);
+  m.deviceSynchronize = m.name == "cudaDeviceSynchronize";
+  m.threadVarying = isThreadVaryingCallName(m.name);
+  return m;
+}
+
+} // namespace nestor::cuda

@@ -1,0 +1,131 @@
+// The context walk of FunctionScanner (FunctionScanner.h): which loops and
+// branches enclose a statement, and whether only one thread of the block runs
+// it (`if (threadIdx.x == 0)`, or after `if (threadIdx.x != 0) return;`).
+#include "FunctionScanner.h"
+#include "AstText.h"
+#include "ExprPatterns.h"
+#include "nestor/StatementEffects.h"
+
+#include "clang/AST/Attr.h"
+
+namespace nestor {
+
+using namespace clang;
+
+void FunctionScanner::run() {
+  if (cuda::isDeviceCodeFunction(fd_)) variance_.run(fd_);
+  collectThreadLinearVars(fd_->getBody());
+  visit(fd_->getBody(), {});
+}
+
+void FunctionScanner::collectThreadLinearVars(const Stmt *s) {
+  if (!s) return;
+  if (auto *ds = dyn_cast<DeclStmt>(s))
+    for (const Decl *d : ds->decls())
+      if (auto *vd = dyn_cast<VarDecl>(d))
+        if (vd->hasInit() && isThreadLinear(vd->getInit())) threadLinear_.insert(vd);
+  for (const Stmt *c : s->children()) collectThreadLinearVars(c);
+}
+
+bool FunctionScanner::isThreadLinear(const Expr *e) const {
+  std::vector<const Expr *> terms;
+  additiveTerms(e, terms);
+  for (const Expr *t : terms) {
+    if (isThreadIdxX(t)) return true;
+    if (auto *vd = referencedVar(t))
+      if (threadLinear_.count(vd)) return true;
+  }
+  return false;
+}
+
+bool FunctionScanner::isSingleThreadTest(const Expr *cond) const {
+  cond = cond->IgnoreParenImpCasts();
+  if (auto *bo = dyn_cast<BinaryOperator>(cond)) {
+    if (bo->getOpcode() == BO_LAnd)
+      return isSingleThreadTest(bo->getLHS()) || isSingleThreadTest(bo->getRHS());
+    if (bo->getOpcode() == BO_EQ) {
+      Variance l = variance_.of(bo->getLHS()), r = variance_.of(bo->getRHS());
+      return (l == Variance::ThreadVarying) != (r == Variance::ThreadVarying) && isThreadIndexTest(bo);
+    }
+  }
+  if (auto *uo = dyn_cast<UnaryOperator>(cond)) // if (!threadIdx.x)
+    if (uo->getOpcode() == UO_LNot) return variance_.of(uo->getSubExpr()) == Variance::ThreadVarying;
+  return false;
+}
+
+// A comparison of thread indices (threadIdx.x == 0, lane != 0), not of data
+// loaded per thread (levels[v] == level), which selects many threads.
+bool FunctionScanner::isThreadIndexTest(const BinaryOperator *bo) const {
+  return !containsLoad(bo) && !variance_.isDataDependent(bo->getLHS()) && !variance_.isDataDependent(bo->getRHS());
+}
+
+bool FunctionScanner::exitsImmediately(const Stmt *s) {
+  if (isa_and_nonnull<ReturnStmt>(s)) return true;
+  if (auto *cs = dyn_cast_or_null<CompoundStmt>(s)) return cs->size() == 1 && isa<ReturnStmt>(cs->body_front());
+  return false;
+}
+
+// True for conditions that hold for all threads but one: `tid != 0`,
+// `threadIdx.x > 0`, `threadIdx.x` (non-zero), and `||` of those.
+bool FunctionScanner::isOtherThreadsTest(const Expr *cond) const {
+  cond = cond->IgnoreParenImpCasts();
+  if (auto *bo = dyn_cast<BinaryOperator>(cond)) {
+    if (bo->getOpcode() == BO_LOr) return isOtherThreadsTest(bo->getLHS()) || isOtherThreadsTest(bo->getRHS());
+    Variance l = variance_.of(bo->getLHS()), r = variance_.of(bo->getRHS());
+    bool oneVarying = (l == Variance::ThreadVarying) != (r == Variance::ThreadVarying) && isThreadIndexTest(bo);
+    if (bo->getOpcode() == BO_NE) return oneVarying;
+    // `tid > 0` and `tid >= 1`, not bounds guards like `tid >= n`.
+    Expr::EvalResult v;
+    bool rhsConst = !bo->getRHS()->isValueDependent() && bo->getRHS()->EvaluateAsInt(v, ctx_);
+    if (bo->getOpcode() == BO_GT) return l == Variance::ThreadVarying && rhsConst && v.Val.getInt() == 0;
+    if (bo->getOpcode() == BO_GE) return l == Variance::ThreadVarying && rhsConst && v.Val.getInt() == 1;
+    return false;
+  }
+  return variance_.of(cond) == Variance::ThreadVarying && !isa<CallExpr>(cond);
+}
+
+void FunctionScanner::visit(const Stmt *s, Context ctx) {
+  if (!s) return;
+  if (auto *ifs = dyn_cast<IfStmt>(s)) {
+    visit(ifs->getInit(), ctx);
+    visit(ifs->getCond(), ctx);
+    Context inner = ctx;
+    inner.inBranch = true;
+    Context thenCtx = inner;
+    if (deviceCode() && isSingleThreadTest(ifs->getCond())) thenCtx.singleThreadGuard = true;
+    visit(ifs->getThen(), thenCtx);
+    visit(ifs->getElse(), inner);
+    return;
+  }
+  if (auto *cs = dyn_cast<CompoundStmt>(s); cs && deviceCode()) {
+    // `if (threadIdx.x != 0) return;` restricts the rest of the block to one
+    // thread, like an enclosing `if (threadIdx.x == 0)`.
+    Context inner = ctx;
+    for (const Stmt *c : cs->body()) {
+      visit(c, inner);
+      if (auto *ifs = dyn_cast<IfStmt>(c); ifs && !ifs->getElse() && exitsImmediately(ifs->getThen()) &&
+                                           isOtherThreadsTest(ifs->getCond()))
+        inner.singleThreadGuard = true;
+    }
+    return;
+  }
+  if (isa<SwitchStmt, ConditionalOperator>(s)) {
+    Context inner = ctx;
+    inner.inBranch = true;
+    for (const Stmt *c : s->children()) visit(c, inner);
+    return;
+  }
+  if (isa<ForStmt, WhileStmt, DoStmt>(s) && deviceCode()) {
+    int id = analyzeLoop(s, ctx);
+    Context inner = ctx;
+    inner.loops.push_back(id);
+    for (const Stmt *c : s->children()) visit(c, inner);
+    return;
+  }
+  if (auto *kc = dyn_cast<CUDAKernelCallExpr>(s)) {
+    analyzeLaunch(kc, ctx);
+    // fall through: arguments may contain more launches (they cannot), keep walking
+  }
+  for (const Stmt *c : s->children()) visit(c, ctx);
+}
+} // namespace nestor

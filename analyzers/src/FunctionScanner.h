@@ -1,0 +1,66 @@
+// One pass over a function written in the main file: the contexts a statement
+// sits in (enclosing loops, branches, single-thread guards), and for each loop
+// and launch the model entry. The loop part is in LoopAnalysis.cpp, the launch
+// part in LaunchAnalysis.cpp, the context walk in FunctionScanner.cpp.
+#pragma once
+#include "Variance.h"
+#include "nestor/Analysis.h"
+#include "nestor/CudaSemantics.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+#include <set>
+#include <vector>
+
+namespace nestor {
+
+class FunctionScanner {
+public:
+  FunctionScanner(AnalyzedTU &tu, const clang::FunctionDecl *fd, int &nextLoopId, int &nextLaunchId)
+      : tu_(tu), ctx_(tu.astContext()), fd_(fd), variance_(ctx_), nextLoopId_(nextLoopId),
+        nextLaunchId_(nextLaunchId) {}
+
+  /// Appends the function's loops and launches to the model.
+  void run();
+
+private:
+  struct Context {
+    std::vector<int> loops;           // enclosing loop ids (innermost last)
+    bool inBranch = false;
+    bool singleThreadGuard = false;   // under `if (threadIdx.x == 0)` and the like
+  };
+
+  bool deviceCode() const { return cuda::isDeviceCodeFunction(fd_); }
+
+  // ---- contexts (FunctionScanner.cpp)
+  void collectThreadLinearVars(const clang::Stmt *s);
+  bool isThreadLinear(const clang::Expr *e) const;
+  bool isSingleThreadTest(const clang::Expr *cond) const;
+  bool isThreadIndexTest(const clang::BinaryOperator *bo) const;
+  static bool exitsImmediately(const clang::Stmt *s);
+  bool isOtherThreadsTest(const clang::Expr *cond) const;
+  void visit(const clang::Stmt *s, Context ctx);
+
+  // ---- loops (LoopAnalysis.cpp)
+  int analyzeLoop(const clang::Stmt *s, const Context &ctx);
+  const clang::VarDecl *canonicalFor(const clang::ForStmt *fs, LoopSite &loop);
+  void summarizeBody(const clang::Stmt *loopStmt, const clang::Stmt *body, const clang::VarDecl *iv, LoopSite &loop);
+  template <class Walk>
+  void walkIndices(const clang::ArraySubscriptExpr *as, int nested, bool cond, Walk &walk);
+  void recordAccess(const clang::ArraySubscriptExpr *as, bool isWrite, const std::set<const clang::VarDecl *> &derived,
+                    LoopSite &loop);
+
+  // ---- launches (LaunchAnalysis.cpp)
+  void analyzeLaunch(const clang::CUDAKernelCallExpr *kc, const Context &ctx);
+
+  AnalyzedTU &tu_;
+  clang::ASTContext &ctx_;
+  const clang::FunctionDecl *fd_;
+  VarianceAnalysis variance_;
+  std::set<const clang::VarDecl *> threadLinear_;
+  int &nextLoopId_;
+  int &nextLaunchId_;
+};
+
+} // namespace nestor

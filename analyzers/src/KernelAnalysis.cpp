@@ -1,0 +1,130 @@
+// Kernels of the model (ModelParts.h): each `__global__` function with its
+// parameters, `__launch_bounds__`, shared and thread-local arrays, the CUDA
+// constructs in its body (StatementEffects), and whether it is recursive.
+#include "ModelParts.h"
+#include "AstText.h"
+#include "nestor/CudaSemantics.h"
+#include "nestor/StatementEffects.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/Stmt.h"
+
+namespace nestor {
+
+using namespace clang;
+
+namespace {
+
+/// `__shared__` declarations and thread-local arrays of constant size.
+void collectArrays(const Stmt *s, ASTContext &ctx, FunctionFacts &f) {
+  if (!s) return;
+  if (auto *ds = dyn_cast<DeclStmt>(s)) {
+    for (const Decl *d : ds->decls()) {
+      auto *vd = dyn_cast<VarDecl>(d);
+      if (!vd) continue;
+      if (vd->hasAttr<CUDASharedAttr>()) {
+        SharedDecl sd;
+        sd.name = vd->getNameAsString();
+        sd.type = vd->getType().getAsString();
+        sd.isExtern = vd->hasExternalStorage() || vd->getType()->isIncompleteArrayType();
+        if (!sd.isExtern && !vd->getType()->isDependentType() && vd->getType()->isConstantSizeType())
+          sd.sizeBytes = uint64_t(ctx.getTypeSizeInChars(vd->getType()).getQuantity());
+        sd.span = spanOf(vd->getSourceRange(), ctx);
+        f.shared.push_back(sd);
+      } else if (vd->hasLocalStorage() && vd->getType()->isConstantArrayType() && !vd->getType()->isDependentType()) {
+        LocalArray la;
+        la.name = vd->getNameAsString();
+        const auto *cat = ctx.getAsConstantArrayType(vd->getType());
+        QualType elem = ctx.getBaseElementType(vd->getType());
+        la.elementType = elem.getAsString();
+        la.sizeBytes = uint64_t(ctx.getTypeSizeInChars(vd->getType()).getQuantity());
+        uint64_t elemSize = uint64_t(ctx.getTypeSizeInChars(elem).getQuantity());
+        la.elements = elemSize ? la.sizeBytes / elemSize : cat->getZExtSize();
+        la.span = spanOf(vd->getSourceRange(), ctx);
+        f.locals.push_back(la);
+      }
+    }
+  }
+  for (const Stmt *c : s->children()) collectArrays(c, ctx, f);
+}
+
+FunctionFacts collectFunctionFacts(const Stmt *body, ASTContext &ctx) {
+  FunctionFacts f;
+  StatementEffects fx = effectsOf(body, ctx);
+  // Named barriers and warp intrinsics; cooperative groups (whose sync() is a
+  // barrier too) are listed on their own, as the rules and rewrites expect.
+  for (const ConstructUse &u : fx.barriers)
+    if (cuda::isBarrierName(u.name)) f.barriers.push_back(u);
+  for (const ConstructUse &u : fx.warpOps)
+    if (cuda::isWarpIntrinsicName(u.name)) f.warp.push_back(u);
+  for (const ConstructUse &u : fx.cooperativeGroups) f.coop.push_back({"cooperative_groups::" + u.name, u.span});
+  f.atomics = fx.atomics;
+  f.syncs = fx.deviceSyncs;
+  f.threadIdx = fx.threadIds.count("threadIdx") > 0;
+  f.blockDim = fx.threadIds.count("blockDim") > 0;
+  f.callees = fx.callees;
+  collectArrays(body, ctx, f);
+  return f;
+}
+
+} // namespace
+
+const FunctionFacts *FunctionIndex::factsOf(const FunctionDecl *fd) {
+  if (!fd) return nullptr;
+  const FunctionDecl *canon = fd->getCanonicalDecl();
+  if (auto it = facts_.find(canon); it != facts_.end()) return &it->second;
+  // Functions defined in the preamble's headers are found through their
+  // declaration (deserialising just that one).
+  const FunctionDecl *def = nullptr;
+  if (auto d = defOf_.find(canon); d != defOf_.end()) def = d->second;
+  else if (const FunctionDecl *found = fd->getDefinition(); found && found->hasBody()) def = found;
+  if (!def) return nullptr;
+  return &(facts_[canon] = collectFunctionFacts(def->getBody(), ctx_));
+}
+
+void FunctionIndex::reach(const FunctionDecl *fd, std::set<const FunctionDecl *> &seen) {
+  const FunctionFacts *f = factsOf(fd);
+  if (!f) return;
+  for (const FunctionDecl *c : f->callees)
+    if (seen.insert(c).second) reach(c, seen);
+}
+
+void addKernels(AnalyzedTU &tu, const std::vector<const FunctionDecl *> &functions, FunctionIndex &index) {
+  ASTContext &ctx = tu.astContext();
+  FileModel &model = tu.model();
+  for (const FunctionDecl *fd : functions) {
+    if (!cuda::isKernelFunction(fd)) continue;
+    Kernel k;
+    k.name = fd->getNameAsString();
+    k.span = spanOf(fd->getSourceRange(), ctx);
+    k.nameSpan = spanOf(SourceRange(fd->getLocation(), fd->getLocation()), ctx);
+    k.bodySpan = spanOf(fd->getBody(), ctx);
+    for (const ParmVarDecl *p : fd->parameters()) k.params.push_back({p->getNameAsString(), p->getType().getAsString()});
+    if (auto *lb = fd->getAttr<CUDALaunchBoundsAttr>()) {
+      k.launchBoundsMaxThreads = textOf(lb->getMaxThreads(), ctx);
+      if (lb->getMinBlocks()) k.launchBoundsMinBlocks = textOf(lb->getMinBlocks(), ctx);
+      Expr::EvalResult r;
+      if (lb->getMaxThreads() && !lb->getMaxThreads()->isValueDependent() && lb->getMaxThreads()->EvaluateAsInt(r, ctx))
+        k.launchBoundsMaxThreadsValue = r.Val.getInt().getZExtValue();
+    }
+    if (const FunctionFacts *f = index.factsOf(fd)) {
+      k.shared = f->shared;
+      k.localArrays = f->locals;
+      k.barriers = f->barriers;
+      k.warpIntrinsics = f->warp;
+      k.cooperativeGroups = f->coop;
+      k.atomics = f->atomics;
+      k.deviceSyncs = f->syncs;
+      k.usesThreadIdx = f->threadIdx;
+      k.usesBlockDim = f->blockDim;
+    }
+    std::set<const FunctionDecl *> seen;
+    index.reach(fd, seen);
+    k.isRecursive = seen.count(fd->getCanonicalDecl()) > 0;
+    for (const LoopSite &l : model.loops)
+      if (l.function == k.name) k.loops.push_back(l.id);
+    model.kernels.push_back(std::move(k));
+  }
+}
+
+} // namespace nestor

@@ -1,0 +1,397 @@
+// Loops of the model (FunctionScanner.h): the canonical induction variable and
+// bounds, the trip-count class, and the body's summary: array accesses,
+// reductions, scans, privatised scalars, loop-carried dependences, and the
+// CUDA constructs inside (StatementEffects).
+#include "FunctionScanner.h"
+#include "AstText.h"
+#include "ExprPatterns.h"
+#include "nestor/StatementEffects.h"
+
+#include "clang/AST/Attr.h"
+
+#include <functional>
+#include <map>
+
+namespace nestor {
+
+using namespace clang;
+
+int FunctionScanner::analyzeLoop(const Stmt *s, const Context &ctx) {
+  LoopSite loop;
+  loop.id = nextLoopId_++;
+  loop.function = fd_->getNameAsString();
+  loop.inKernel = cuda::isKernelFunction(fd_);
+  loop.inDeviceCode = true;
+  loop.span = spanOf(s, ctx_);
+  loop.depth = unsigned(ctx.loops.size());
+  loop.parentLoop = ctx.loops.empty() ? -1 : ctx.loops.back();
+  const Stmt *body = nullptr;
+  const VarDecl *iv = nullptr;
+  if (auto *fs = dyn_cast<ForStmt>(s)) {
+    loop.kind = "for";
+    body = fs->getBody();
+    loop.headerSpan = spanOf(SourceRange(fs->getForLoc(), fs->getRParenLoc()), ctx_);
+    loop.init = textOf(fs->getInit(), ctx_);
+    if (!loop.init.empty() && loop.init.back() == ';') loop.init.pop_back();
+    loop.condition = textOf(fs->getCond(), ctx_);
+    loop.step = textOf(fs->getInc(), ctx_);
+    iv = canonicalFor(fs, loop);
+  } else if (auto *ws = dyn_cast<WhileStmt>(s)) {
+    loop.kind = "while";
+    body = ws->getBody();
+    loop.condition = textOf(ws->getCond(), ctx_);
+    loop.headerSpan = spanOf(SourceRange(ws->getWhileLoc(), ws->getRParenLoc()), ctx_);
+  } else if (auto *ds = dyn_cast<DoStmt>(s)) {
+    loop.kind = "do";
+    body = ds->getBody();
+    loop.condition = textOf(ds->getCond(), ctx_);
+    loop.headerSpan = spanOf(SourceRange(ds->getDoLoc(), ds->getDoLoc()), ctx_);
+  }
+  loop.bodySpan = spanOf(body, ctx_);
+  summarizeBody(s, body, iv, loop);
+  tu_.loopNodes[loop.id] = s;
+  tu_.model().loops.push_back(std::move(loop));
+  return tu_.model().loops.back().id;
+}
+
+const VarDecl *FunctionScanner::canonicalFor(const ForStmt *fs, LoopSite &loop) {
+  const VarDecl *iv = nullptr;
+  const Expr *lower = nullptr;
+  if (auto *ds = dyn_cast_or_null<DeclStmt>(fs->getInit())) {
+    if (ds->isSingleDecl())
+      if (auto *vd = dyn_cast<VarDecl>(ds->getSingleDecl()))
+        if (vd->hasInit()) { iv = vd; lower = vd->getInit(); }
+  } else if (auto *bo = dyn_cast_or_null<BinaryOperator>(fs->getInit())) {
+    if (bo->getOpcode() == BO_Assign) { iv = referencedVar(bo->getLHS()); lower = bo->getRHS(); }
+  }
+  if (!iv || !iv->getType()->isIntegerType()) return nullptr;
+  auto *cond = dyn_cast_or_null<BinaryOperator>(fs->getCond() ? fs->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!cond) return nullptr;
+  const Expr *upper = nullptr;
+  bool ivLeft = referencedVar(cond->getLHS()) == iv, ivRight = referencedVar(cond->getRHS()) == iv;
+  BinaryOperatorKind op = cond->getOpcode();
+  if (ivLeft && (op == BO_LT || op == BO_LE || op == BO_NE || op == BO_GT || op == BO_GE)) upper = cond->getRHS();
+  else if (ivRight && (op == BO_GT || op == BO_GE || op == BO_NE || op == BO_LT || op == BO_LE)) upper = cond->getLHS();
+  if (!upper || mentionsVar(upper, iv)) return nullptr;
+  // Step: ++i, i++, i += c, i = i + c (and decrements).
+  const Expr *inc = fs->getInc() ? fs->getInc()->IgnoreParenImpCasts() : nullptr;
+  const Expr *stepExpr = nullptr;
+  bool decrement = false;
+  std::string stepText;
+  if (auto *uo = dyn_cast_or_null<UnaryOperator>(inc)) {
+    if (!uo->isIncrementDecrementOp() || referencedVar(uo->getSubExpr()) != iv) return nullptr;
+    decrement = uo->isDecrementOp();
+    stepText = "1";
+  } else if (auto *cao = dyn_cast_or_null<CompoundAssignOperator>(inc)) {
+    if (referencedVar(cao->getLHS()) != iv) return nullptr;
+    if (cao->getOpcode() != BO_AddAssign && cao->getOpcode() != BO_SubAssign) return nullptr;
+    decrement = cao->getOpcode() == BO_SubAssign;
+    stepExpr = cao->getRHS();
+  } else if (auto *bo = dyn_cast_or_null<BinaryOperator>(inc)) {
+    if (bo->getOpcode() != BO_Assign || referencedVar(bo->getLHS()) != iv) return nullptr;
+    auto *rb = dyn_cast<BinaryOperator>(bo->getRHS()->IgnoreParenImpCasts());
+    if (!rb || (rb->getOpcode() != BO_Add && rb->getOpcode() != BO_Sub) || referencedVar(rb->getLHS()) != iv) return nullptr;
+    decrement = rb->getOpcode() == BO_Sub;
+    stepExpr = rb->getRHS();
+  } else {
+    return nullptr;
+  }
+  if (stepExpr) {
+    if (mentionsVar(stepExpr, iv)) return nullptr;
+    stepText = textOf(stepExpr, ctx_);
+  }
+  if (decrement) stepText = "-" + stepText;
+  loop.inductionVar = iv->getNameAsString();
+  loop.inductionType = iv->getType().getAsString();
+  loop.lowerBound = textOf(lower, ctx_);
+  loop.upperBound = textOf(upper, ctx_);
+  loop.stepAmount = stepText;
+  loop.upperInclusive = (op == BO_LE && ivLeft) || (op == BO_GE && ivRight);
+
+  Variance v = join(join(variance_.of(lower), variance_.of(upper)), stepExpr ? variance_.of(stepExpr) : Variance::Constant);
+  Expr::EvalResult lo, hi, st;
+  int64_t stepValue = decrement ? -1 : 1;
+  bool stepConst = true;
+  if (stepExpr) {
+    if (!stepExpr->isValueDependent() && stepExpr->EvaluateAsInt(st, ctx_))
+      stepValue = decrement ? -st.Val.getInt().getExtValue() : st.Val.getInt().getExtValue();
+    else stepConst = false;
+  }
+  if (stepConst && !lower->isValueDependent() && !upper->isValueDependent() &&
+      lower->EvaluateAsInt(lo, ctx_) && upper->EvaluateAsInt(hi, ctx_) && stepValue != 0) {
+    loop.tripCount = TripCountClass::Constant;
+    int64_t l = lo.Val.getInt().getExtValue(), h = hi.Val.getInt().getExtValue();
+    if (loop.upperInclusive) h += stepValue > 0 ? 1 : -1;
+    int64_t n = stepValue > 0 ? (h > l ? (h - l + stepValue - 1) / stepValue : 0)
+                              : (l > h ? (l - h + (-stepValue) - 1) / (-stepValue) : 0);
+    loop.constantTripCount = n;
+  } else if (v == Variance::ThreadVarying) {
+    loop.tripCount = TripCountClass::Irregular;
+  } else {
+    loop.tripCount = TripCountClass::Uniform;
+  }
+  // Grid-stride / block-stride loops: start at a thread id, step by a block or grid size.
+  // (a warp-stride loop `for (c = lane; c < n; c += 32)` is one too).
+  bool strideStep = stepExpr && (variance_.of(stepExpr) == Variance::Uniform ||
+                                 (variance_.of(stepExpr) == Variance::Constant && (stepValue > 1 || stepValue < -1)));
+  if (variance_.of(lower) == Variance::ThreadVarying && variance_.of(upper) != Variance::ThreadVarying &&
+      strideStep && !variance_.isDataDependent(lower)) {
+    loop.gridStride = true;
+    loop.tripCount = TripCountClass::Uniform; // differs by at most one between threads
+  }
+  return iv;
+}
+
+void FunctionScanner::summarizeBody(const Stmt *loopStmt, const Stmt *body, const VarDecl *iv, LoopSite &loop) {
+  if (!body) return;
+  // Variables declared inside the loop (private to an iteration) and those
+  // derived from the induction variable.
+  std::set<const VarDecl *> inner, derived;
+  if (iv) derived.insert(iv);
+  std::function<void(const Stmt *)> collectDecls = [&](const Stmt *s) {
+    if (!s) return;
+    if (auto *ds = dyn_cast<DeclStmt>(s))
+      for (const Decl *d : ds->decls())
+        if (auto *vd = dyn_cast<VarDecl>(d)) {
+          inner.insert(vd);
+          if (vd->hasInit() && mentionsAnyVar(vd->getInit(), derived)) derived.insert(vd);
+        }
+    for (const Stmt *c : s->children()) collectDecls(c);
+  };
+  collectDecls(body);
+  if (auto *fs = dyn_cast<ForStmt>(loopStmt))
+    if (auto *ds = dyn_cast_or_null<DeclStmt>(fs->getInit()))
+      for (const Decl *d : ds->decls())
+        if (auto *vd = dyn_cast<VarDecl>(d)) inner.insert(vd);
+
+  // Walk the body in source order, tracking reads and writes of outer scalars.
+  struct VarUse {
+    bool written = false, read = false, firstIsPlainWrite = false, seen = false;
+    bool onlyReductionUpdates = true;
+    std::optional<ReductionOp> op;
+    bool opConsistent = true;
+    SourceSpan firstSpan;
+    std::vector<SourceSpan> updates;
+    bool readOutsideUpdate = false;
+    bool storedToArray = false; // scan candidate: out[i] = s
+  };
+  std::map<const VarDecl *, VarUse> uses;
+  std::vector<const VarDecl *> order;
+  std::set<const VarDecl *> liveIn, localArrays;
+
+  auto outerScalar = [&](const VarDecl *vd) {
+    return vd && vd->hasLocalStorage() && !inner.count(vd) && vd != iv && !vd->getType()->isArrayType() &&
+           !vd->hasAttr<CUDASharedAttr>();
+  };
+  auto noteUse = [&](const VarDecl *vd) -> VarUse & {
+    auto &u = uses[vd];
+    if (!u.seen) { u.seen = true; order.push_back(vd); }
+    return u;
+  };
+
+  const VarDecl *updatingVar = nullptr; // the reduction variable whose update is being walked
+  std::function<void(const Stmt *, int, bool)> walk;
+  // nestedLoops: loops inside this one (a write there is not the iteration's first)
+  // conditional: under a branch inside the body
+  walk = [&](const Stmt *s, int nestedLoops, bool conditional) {
+    if (!s) return;
+    if (auto red = reductionUpdate(s)) {
+      const VarDecl *vd = red->var;
+      if (outerScalar(vd)) {
+        VarUse &u = noteUse(vd);
+        u.written = true;
+        if (u.op && *u.op != red->op) u.opConsistent = false;
+        u.op = red->op;
+        u.updates.push_back(spanOf(s, ctx_));
+        if (!u.firstSpan.valid()) u.firstSpan = spanOf(s, ctx_);
+        // The right-hand side may still read other things; its own mention
+        // of the variable is part of the update.
+        const Expr *e = cast<Expr>(s)->IgnoreParenImpCasts();
+        if (auto *bo = dyn_cast<BinaryOperator>(e)) {
+          const VarDecl *saved = updatingVar;
+          updatingVar = vd;
+          walk(bo->getRHS(), nestedLoops, conditional);
+          updatingVar = saved;
+        }
+        return;
+      }
+    }
+    if (auto *bo = dyn_cast<BinaryOperator>(s)) {
+      if (bo->isAssignmentOp()) {
+        const Expr *lhs = bo->getLHS()->IgnoreParenImpCasts();
+        if (auto *vd = referencedVar(lhs); outerScalar(vd)) {
+          // Evaluate the RHS first: `x = x + 1` reads before it writes.
+          walk(bo->getRHS(), nestedLoops, conditional);
+          VarUse &u = noteUse(vd);
+          if (!u.read && !u.written && bo->getOpcode() == BO_Assign && !conditional && nestedLoops == 0)
+            u.firstIsPlainWrite = true;
+          if (bo->isCompoundAssignmentOp()) u.read = true;
+          u.written = true;
+          u.onlyReductionUpdates = false;
+          if (!u.firstSpan.valid()) u.firstSpan = spanOf(s, ctx_);
+          return;
+        }
+        if (auto *as = dyn_cast<ArraySubscriptExpr>(lhs)) {
+          recordAccess(as, true, derived, loop);
+          if (bo->isCompoundAssignmentOp()) recordAccess(as, false, derived, loop);
+          // Scan candidate: out[i] = s, after the update (inclusive) or
+          // before it (exclusive order).
+          if (auto *rv = referencedVar(bo->getRHS()); rv && outerScalar(rv)) noteUse(rv).storedToArray = true;
+          walkIndices(as, nestedLoops, conditional, walk);
+          walk(bo->getRHS(), nestedLoops, conditional);
+          return;
+        }
+      }
+    }
+    if (auto *uo = dyn_cast<UnaryOperator>(s)) {
+      if (uo->isIncrementDecrementOp()) {
+        if (auto *vd = referencedVar(uo->getSubExpr()); outerScalar(vd)) {
+          VarUse &u = noteUse(vd);
+          // `count++` is a + reduction when nothing else reads count.
+          if (u.op && *u.op != ReductionOp::Add) u.opConsistent = false;
+          u.op = ReductionOp::Add;
+          u.written = true;
+          u.updates.push_back(spanOf(s, ctx_));
+          if (!u.firstSpan.valid()) u.firstSpan = spanOf(s, ctx_);
+          return;
+        }
+        if (auto *as = dyn_cast<ArraySubscriptExpr>(uo->getSubExpr()->IgnoreParenImpCasts())) {
+          recordAccess(as, true, derived, loop);
+          recordAccess(as, false, derived, loop);
+          walkIndices(as, nestedLoops, conditional, walk);
+          return;
+        }
+      }
+    }
+    if (auto *as = dyn_cast<ArraySubscriptExpr>(s)) {
+      recordAccess(as, false, derived, loop);
+      walkIndices(as, nestedLoops, conditional, walk);
+      return;
+    }
+    if (auto *dre = dyn_cast<DeclRefExpr>(s)) {
+      if (auto *vd = dyn_cast<VarDecl>(dre->getDecl())) {
+        if (outerScalar(vd) && vd != updatingVar) {
+          VarUse &u = noteUse(vd);
+          u.read = true;
+          u.readOutsideUpdate = true;
+          if (!u.written) liveIn.insert(vd);
+          if (!u.firstSpan.valid()) u.firstSpan = spanOf(s, ctx_);
+        }
+        if (vd->hasLocalStorage() && vd->getType()->isConstantArrayType() && !vd->hasAttr<CUDASharedAttr>() &&
+            !inner.count(vd))
+          localArrays.insert(vd);
+      }
+      return;
+    }
+    bool isLoop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(s);
+    bool isCond = isa<IfStmt, SwitchStmt, ConditionalOperator, BinaryConditionalOperator>(s) ||
+                  (isa<BinaryOperator>(s) && cast<BinaryOperator>(s)->isLogicalOp());
+    for (const Stmt *c : s->children()) walk(c, nestedLoops + (isLoop ? 1 : 0), conditional || isCond || isLoop);
+  };
+  walk(body, 0, false);
+
+  // The CUDA constructs inside the body, and the control flow that leaves it.
+  StatementEffects fx = effectsOf(body, ctx_);
+  loop.calls = fx.calls;
+  for (const ConstructUse &b : fx.barriers) loop.barriers.push_back(b.span);
+  for (const ConstructUse &a : fx.atomics) loop.atomics.push_back(a.span);
+  loop.hasWarpIntrinsics = !fx.warpOps.empty();
+  loop.hasDeviceLaunch = fx.launch;
+  loop.breaks = fx.breaks;
+  loop.returns = fx.returns;
+  loop.gotos = fx.gotos;
+
+  // Classify the outer scalars the body touched.
+  for (const VarDecl *vd : order) {
+    const VarUse &u = uses[vd];
+    std::string name = vd->getNameAsString();
+    if (!u.written) continue;
+    bool pureReduction = u.op && u.opConsistent && !u.readOutsideUpdate;
+    if (pureReduction) {
+      loop.reductions.push_back({*u.op, name, u.updates.front()});
+      continue;
+    }
+    if (u.op && u.opConsistent && u.storedToArray && u.updates.size() >= 1) {
+      loop.scans.push_back({*u.op, name, u.updates.front()});
+      continue;
+    }
+    if (u.firstIsPlainWrite) {
+      loop.privatized.push_back(name);
+      continue;
+    }
+    std::string reason = u.op ? "'" + name + "' is updated across iterations and also read inside the loop"
+                              : "'" + name + "' is written in one iteration and read in a later one";
+    loop.carriedDependences.push_back({name, reason, u.firstSpan});
+  }
+  for (const VarDecl *vd : order)
+    if (liveIn.count(vd)) loop.liveIns.push_back(vd->getNameAsString());
+  for (const VarDecl *vd : localArrays) loop.localArrays.push_back(vd->getNameAsString());
+
+  // Array dependences: a written element that another iteration reads or writes.
+  for (const ArrayAccess &w : loop.accesses) {
+    if (!w.isWrite) continue;
+    bool carried = false;
+    std::string reason;
+    if (!w.dependsOnInduction && w.memorySpace != "local") {
+      // Same element every iteration (unless thread-private local memory).
+      bool alsoRead = false;
+      for (const ArrayAccess &r : loop.accesses)
+        if (!r.isWrite && r.array == w.array && r.index == w.index) alsoRead = true;
+      if (alsoRead) {
+        carried = true;
+        reason = "every iteration reads and writes " + w.array + "[" + w.index + "]";
+      } else {
+        carried = true;
+        reason = "every iteration writes " + w.array + "[" + w.index + "] (the last iteration's value wins)";
+      }
+    }
+    for (const ArrayAccess &r : loop.accesses) {
+      if (carried) break;
+      if (r.isWrite || r.array != w.array || r.index == w.index) continue;
+      if (r.dependsOnInduction || w.dependsOnInduction) {
+        carried = true;
+        reason = "reads " + r.array + "[" + r.index + "] while writing " + w.array + "[" + w.index +
+                 "] in another iteration";
+      }
+    }
+    if (carried) {
+      bool dup = false;
+      for (auto &d : loop.carriedDependences) dup |= d.var == w.array;
+      if (!dup) loop.carriedDependences.push_back({w.array, reason, w.span});
+    }
+  }
+}
+
+template <class Walk>
+void FunctionScanner::walkIndices(const ArraySubscriptExpr *as, int nested, bool cond, Walk &walk) {
+  const Expr *b = as;
+  while (auto *a = dyn_cast<ArraySubscriptExpr>(b->IgnoreParenImpCasts())) {
+    walk(a->getIdx(), nested, cond);
+    b = a->getBase();
+  }
+  walk(b, nested, cond);
+}
+
+void FunctionScanner::recordAccess(const ArraySubscriptExpr *as, bool isWrite, const std::set<const VarDecl *> &derived,
+                  LoopSite &loop) {
+  std::vector<const Expr *> indices;
+  const Expr *root = arrayRoot(as, indices);
+  ArrayAccess a;
+  a.array = textOf(root, ctx_);
+  a.isWrite = isWrite;
+  a.memorySpace = memorySpaceOf(root);
+  a.span = spanOf(as, ctx_);
+  for (size_t i = 0; i < indices.size(); ++i) {
+    const Expr *idx = indices[i];
+    a.index += (i ? "][" : "") + textOf(idx, ctx_);
+    a.dependsOnThread |= variance_.of(idx) == Variance::ThreadVarying;
+    a.dependsOnInduction |= mentionsAnyVar(idx, derived);
+    a.indirect |= containsLoad(idx);
+  }
+  if (!indices.empty()) a.threadContiguous = isThreadLinear(indices.back());
+  // One entry per (array, index, direction).
+  for (const auto &e : loop.accesses)
+    if (e.array == a.array && e.index == a.index && e.isWrite == a.isWrite) return;
+  loop.accesses.push_back(std::move(a));
+}
+} // namespace nestor

@@ -1,0 +1,202 @@
+// Variance of values across the threads of a block (Variance.h).
+#include "Variance.h"
+#include "nestor/CudaSemantics.h"
+#include "nestor/StatementEffects.h"
+
+#include "clang/AST/Attr.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+#include <functional>
+
+namespace nestor {
+
+using namespace clang;
+using cuda::isBuiltinVar;
+
+void VarianceAnalysis::run(const FunctionDecl *fd) {
+  if (!fd->hasBody()) return;
+  for (int pass = 0; pass < 12; ++pass) {
+    changed_ = false;
+    walk(fd->getBody(), Variance::Constant);
+    if (!changed_) break;
+  }
+}
+
+Variance VarianceAnalysis::of(const Expr *e) const {
+  if (!e) return Variance::Constant;
+  e = e->IgnoreParens();
+  // threadIdx.x is a property access: look through the pseudo-object.
+  if (auto *pse = dyn_cast<PseudoObjectExpr>(e)) return of(pse->getSyntacticForm());
+  if (auto *ove = dyn_cast<OpaqueValueExpr>(e)) return of(ove->getSourceExpr());
+  if (auto *pr = dyn_cast<MSPropertyRefExpr>(e)) return of(pr->getBaseExpr());
+  if (isa<IntegerLiteral, FloatingLiteral, CharacterLiteral, CXXBoolLiteralExpr, StringLiteral,
+          CXXNullPtrLiteralExpr, SizeOfPackExpr, UnaryExprOrTypeTraitExpr>(e))
+    return Variance::Constant;
+  if (auto *dre = dyn_cast<DeclRefExpr>(e)) {
+    const ValueDecl *d = dre->getDecl();
+    if (isa<EnumConstantDecl>(d)) return Variance::Constant;
+    if (auto *vd = dyn_cast<VarDecl>(d)) {
+      if (isBuiltinVar(vd, "threadIdx")) return Variance::ThreadVarying;
+      if (isBuiltinVar(vd, "warpSize")) return Variance::Constant;
+      if (isBuiltinVar(vd, "blockIdx") || isBuiltinVar(vd, "blockDim") || isBuiltinVar(vd, "gridDim"))
+        return Variance::Uniform;
+      if (vd->isConstexpr()) return Variance::Constant;
+      if (isa<ParmVarDecl>(vd)) {
+        auto it = vars_.find(vd);
+        return it == vars_.end() ? Variance::Uniform : join(Variance::Uniform, it->second);
+      }
+      if (vd->hasLocalStorage() && !vd->hasAttr<CUDASharedAttr>()) {
+        auto it = vars_.find(vd);
+        return it == vars_.end() ? Variance::Constant : it->second;
+      }
+      if (vd->getType().isConstQualified() && vd->hasInit() && !vd->hasAttr<CUDASharedAttr>())
+        return Variance::Constant;
+      return Variance::Uniform; // globals, __shared__, __constant__ scalars
+    }
+    return Variance::Uniform;
+  }
+  if (auto *call = dyn_cast<CallExpr>(e)) {
+    std::string n = cuda::calleeName(call);
+    if (cuda::isThreadVaryingCallName(n)) return Variance::ThreadVarying;
+    // A device function that reads threadIdx returns a per-thread value.
+    if (const FunctionDecl *fd = call->getDirectCallee(); fd && readsThreadIdx(fd)) return Variance::ThreadVarying;
+    Variance v = Variance::Constant;
+    if (auto *mc = dyn_cast<CXXMemberCallExpr>(call)) v = join(v, of(mc->getImplicitObjectArgument()));
+    for (const Expr *a : call->arguments()) v = join(v, of(a));
+    return v;
+  }
+  Variance v = Variance::Constant;
+  for (const Stmt *child : e->children())
+    if (auto *ce = dyn_cast_or_null<Expr>(child)) v = join(v, of(ce));
+  // A load through a uniform address is uniform; a constant pointer's load is not constant.
+  if ((isa<ArraySubscriptExpr>(e) || (isa<UnaryOperator>(e) && cast<UnaryOperator>(e)->getOpcode() == UO_Deref)) &&
+      v == Variance::Constant)
+    v = Variance::Uniform;
+  return v;
+}
+
+
+/// True when the value comes from memory through a thread-dependent address
+/// somewhere (data-dependent per thread).
+bool VarianceAnalysis::isDataDependent(const Expr *e) const {
+  if (!e) return false;
+  e = e->IgnoreParenImpCasts();
+  if (isa<ArraySubscriptExpr>(e) && of(e) == Variance::ThreadVarying) return true;
+  if (auto *dre = dyn_cast<DeclRefExpr>(e))
+    if (auto *vd = dyn_cast<VarDecl>(dre->getDecl())) return dataVars_.count(vd) > 0;
+  for (const Stmt *c : e->children())
+    if (auto *ce = dyn_cast_or_null<Expr>(c))
+      if (isDataDependent(ce)) return true;
+  return false;
+}
+
+
+bool VarianceAnalysis::readsThreadIdx(const FunctionDecl *fd) const {
+  const FunctionDecl *def = fd->getDefinition();
+  if (!def || !def->hasBody()) return false;
+  auto [it, inserted] = readsThreadIdx_.try_emplace(def, false);
+  if (!inserted) return it->second;
+  std::function<bool(const Stmt *)> reads = [&](const Stmt *s) {
+    if (!s) return false;
+    if (auto *dre = dyn_cast<DeclRefExpr>(s))
+      if (auto *vd = dyn_cast<VarDecl>(dre->getDecl()); vd && isBuiltinVar(vd, "threadIdx")) return true;
+    for (const Stmt *c : s->children())
+      if (reads(c)) return true;
+    return false;
+  };
+  bool r = reads(def->getBody());
+  readsThreadIdx_[def] = r;
+  return r;
+}
+
+void VarianceAnalysis::assign(const VarDecl *vd, Variance v, const Expr *rhs) {
+  if (!vd) return;
+  auto [it, inserted] = vars_.try_emplace(vd, v);
+  if (!inserted) {
+    Variance n = join(it->second, v);
+    if (n != it->second) { it->second = n; changed_ = true; }
+  } else if (v != Variance::Constant || isa<ParmVarDecl>(vd)) {
+    changed_ = true;
+  }
+  if (rhs && isDataDependent(rhs) && dataVars_.insert(vd).second) changed_ = true;
+}
+
+void VarianceAnalysis::walk(const Stmt *s, Variance ctl) {
+  if (!s) return;
+  if (auto *ifs = dyn_cast<IfStmt>(s)) {
+    if (ifs->getInit()) walk(ifs->getInit(), ctl);
+    if (ifs->getConditionVariableDeclStmt()) walk(ifs->getConditionVariableDeclStmt(), ctl);
+    walk(ifs->getCond(), ctl);
+    Variance c = join(ctl, of(ifs->getCond()));
+    walk(ifs->getThen(), c);
+    walk(ifs->getElse(), c);
+    return;
+  }
+  if (auto *fs = dyn_cast<ForStmt>(s)) {
+    walk(fs->getInit(), ctl);
+    Variance c = join(ctl, of(fs->getCond()));
+    walk(fs->getCond(), c);
+    walk(fs->getInc(), c);
+    walk(fs->getBody(), c);
+    return;
+  }
+  if (auto *ws = dyn_cast<WhileStmt>(s)) {
+    Variance c = join(ctl, of(ws->getCond()));
+    walk(ws->getCond(), c);
+    walk(ws->getBody(), c);
+    return;
+  }
+  if (auto *ds = dyn_cast<DoStmt>(s)) {
+    Variance c = join(ctl, of(ds->getCond()));
+    walk(ds->getBody(), c);
+    walk(ds->getCond(), c);
+    return;
+  }
+  if (auto *sw = dyn_cast<SwitchStmt>(s)) {
+    walk(sw->getCond(), ctl);
+    walk(sw->getBody(), join(ctl, of(sw->getCond())));
+    return;
+  }
+  if (auto *co = dyn_cast<ConditionalOperator>(s)) {
+    walk(co->getCond(), ctl);
+    Variance c = join(ctl, of(co->getCond()));
+    walk(co->getTrueExpr(), c);
+    walk(co->getFalseExpr(), c);
+    return;
+  }
+  if (auto *ds = dyn_cast<DeclStmt>(s)) {
+    for (const Decl *d : ds->decls())
+      if (auto *vd = dyn_cast<VarDecl>(d)) {
+        if (vd->hasInit()) {
+          walk(vd->getInit(), ctl);
+          assign(vd, join(ctl, of(vd->getInit())), vd->getInit());
+        } else if (vd->hasLocalStorage()) {
+          assign(vd, ctl, nullptr);
+        }
+      }
+    return;
+  }
+  if (auto *bo = dyn_cast<BinaryOperator>(s)) {
+    if (bo->isAssignmentOp()) {
+      const Expr *lhs = bo->getLHS()->IgnoreParenImpCasts();
+      Variance rv = join(ctl, of(bo->getRHS()));
+      if (bo->isCompoundAssignmentOp()) rv = join(rv, of(lhs));
+      if (auto *vd = referencedVar(lhs)) assign(vd, rv, bo->getRHS());
+    }
+  }
+  if (auto *uo = dyn_cast<UnaryOperator>(s)) {
+    if (uo->isIncrementDecrementOp())
+      if (auto *vd = referencedVar(uo->getSubExpr())) assign(vd, join(ctl, of(uo->getSubExpr())), nullptr);
+    if (uo->getOpcode() == UO_AddrOf)
+      if (auto *vd = referencedVar(uo->getSubExpr())) assign(vd, Variance::ThreadVarying, nullptr); // escapes
+  }
+  if (auto *oc = dyn_cast<CXXOperatorCallExpr>(s)) {
+    if (oc->isAssignmentOp() && oc->getNumArgs() == 2)
+      if (auto *vd = referencedVar(oc->getArg(0))) assign(vd, join(ctl, of(oc->getArg(1))), oc->getArg(1));
+  }
+  for (const Stmt *c : s->children()) walk(c, ctl);
+}
+
+} // namespace nestor

@@ -1,0 +1,128 @@
+// CUDA-NP planner (NpPlanner.h): what the kernel and its launches must be,
+// which loops are distributed, and what the callees may not do.
+#include "NpPlanner.h"
+
+namespace nestor::loops {
+
+bool NpPlanner::checkKernelAndLaunches() {
+  const Kernel &k = *kernel_;
+  if (!k.isGlobal) return fail("'" + k.name + "' is not a __global__ kernel", k.nameSpan);
+  if (!k.warpIntrinsics.empty())
+    return fail("the kernel uses " + k.warpIntrinsics.front().name + ": CUDA-NP changes which threads share a warp",
+                k.warpIntrinsics.front().span);
+  if (!k.cooperativeGroups.empty())
+    return fail("the kernel uses cooperative groups: CUDA-NP changes the block shape", k.cooperativeGroups.front().span);
+  if (!k.deviceSyncs.empty()) return fail("the kernel synchronises with child launches", k.deviceSyncs.front().span);
+  if (k.launchedBy.empty())
+    return fail("kernel '" + k.name + "' has no host launch in this file (it is launched from another translation "
+                "unit): CUDA-NP must enlarge the block of every launch", k.nameSpan);
+  unsigned S = cfg_.slaves;
+  for (int id : k.launchedBy) {
+    const LaunchSite &ls = m_.launches[size_t(id)];
+    if (ls.deviceSide) return fail("kernel '" + k.name + "' is launched from the device (" + lineOf(ls.span) + ")", ls.span);
+    auto b = constantBlock(tu_, id);
+    if (!b)
+      return fail("the block size of the launch at " + lineOf(ls.span) + " ('" + ls.block +
+                  "') is not a compile-time constant: the enlarged block cannot be checked", ls.blockSpan);
+    if (b->threads() * S > 1024)
+      return fail("the launch at " + lineOf(ls.span) + " has " + std::to_string(b->threads()) + " threads per block; with " +
+                  std::to_string(S) + " slaves that is " + std::to_string(b->threads() * S) + " > 1024", ls.blockSpan);
+    if (k.launchBoundsMaxThreadsValue && b->threads() * S > *k.launchBoundsMaxThreadsValue)
+      return fail("the enlarged block (" + std::to_string(b->threads() * S) + " threads) exceeds __launch_bounds__(" +
+                  std::to_string(*k.launchBoundsMaxThreadsValue) + ") of '" + k.name + "'", k.nameSpan);
+    if (!block_) block_ = b;
+    else if (!(*block_ == *b)) {
+      if (!cfg_.intra)
+        return fail("inter-warp NP needs the same block shape at every launch of '" + k.name + "' (" +
+                    lineOf(ls.span) + " differs)", ls.blockSpan);
+      block_.reset();
+      break;
+    }
+  }
+  StatementEffects fx = effects(body_);
+  if (fx.launch) return fail("the kernel launches child kernels", spanAt(ctx_, fx.firstBad));
+  for (const Stmt *s : body_->body())
+    if (auto *ds = dyn_cast<DeclStmt>(s))
+      for (const Decl *d : ds->decls())
+        if (auto *vd = dyn_cast<VarDecl>(d); vd && vd->isStaticLocal() && !vd->hasAttr<CUDASharedAttr>())
+          return fail("static local variable '" + vd->getNameAsString() + "'", spanOf(s, ctx_));
+  return true;
+}
+
+bool NpPlanner::chooseParallelLoops() {
+  const LoopSite &target = m_.loops[size_t(t_.id)];
+  auto *targetStmt = dyn_cast_or_null<ForStmt>(tu_.loopStmt(target.id));
+  if (!targetStmt) return fail("the loop is not a for loop", target.headerSpan);
+  // A distributed loop may sit in branches and sequential `for` loops (which
+  // every thread of a group then runs together), not inside another loop
+  // that is itself distributed, a while/do loop or a switch.
+  auto isPragmaLoop = [&](const LoopSite &l) {
+    return l.pragma >= 0 && m_.pragmas[size_t(l.pragma)].isParallelFor && m_.pragmas[size_t(l.pragma)].valid();
+  };
+  std::map<const Stmt *, const LoopSite *> pragmaLoops;
+  for (int id : kernel_->loops)
+    if (const LoopSite &l = m_.loops[size_t(id)]; isPragmaLoop(l))
+      if (auto *fs = dyn_cast_or_null<ForStmt>(tu_.loopStmt(id))) pragmaLoops[fs] = &l;
+  // Why `fs` cannot be distributed where it is ("" when it can).
+  auto placement = [&](const ForStmt *fs) -> std::string {
+    for (const Stmt *p = parentOf(fs); p && p != body_; p = parentOf(p)) {
+      if (pragmaLoops.count(p))
+        return "the loop is nested in the parallel loop at " + lineOf(p) + "; apply the rewrite to that loop";
+      if (isa<CompoundStmt>(p)) continue;
+      if (isa<IfStmt>(p)) continue;
+      if (auto *outer = dyn_cast<ForStmt>(p); outer && outer->getBody()) continue;
+      return "the loop is nested in a " + statementKind(p) +
+             " (only blocks, `if` statements and sequential `for` loops may enclose a distributed loop)";
+    }
+    return parentOf(fs) ? "" : "the loop is not inside the kernel body";
+  };
+  if (std::string why = placement(targetStmt); !why.empty()) return fail(why, target.headerSpan);
+  parallel_[targetStmt] = &target;
+  if (cfg_.allPragmaLoops && cfg_.form == LoopForm::Strided)
+    for (auto &[fs, l] : pragmaLoops)
+      if (fs != targetStmt && placement(cast<ForStmt>(fs)).empty()) {
+        bool nestedInTarget = false;
+        for (const Stmt *p = parentOf(fs); p; p = parentOf(p)) nestedInTarget |= p == targetStmt;
+        if (!nestedInTarget) parallel_[cast<ForStmt>(fs)] = l;
+      }
+  for (auto &[fs, ls] : parallel_) {
+    if (!ls->barriers.empty()) return fail("the parallel loop contains a barrier", ls->barriers.front());
+    if (!ls->returns.empty()) return fail("the parallel loop contains 'return'", ls->returns.front());
+    if (!ls->breaks.empty()) return fail("the parallel loop contains 'break'", ls->breaks.front());
+    if (!ls->gotos.empty()) return fail("the parallel loop contains 'goto'", ls->gotos.front());
+    if (ls->hasWarpIntrinsics) return fail("the parallel loop uses warp-level intrinsics", ls->bodySpan);
+    if (ls->gridStride) return fail("the loop is a grid-stride loop (the thread's share of a flat loop)", ls->headerSpan);
+    if (cfg_.requireIrregular && ls->tripCount != TripCountClass::Irregular)
+      return fail(std::string("the loop's trip count is ") + spelling(ls->tripCount) +
+                  ", not irregular: every task has the same length", ls->headerSpan);
+  }
+  // Outer locals read by parallel loops (for eager broadcast of const ones).
+  for (auto &[fs, ls] : parallel_) {
+    StatementEffects fx = effects(fs);
+    for (const VarDecl *vd : fx.reads) liveInAnywhere_.insert(vd);
+  }
+  return true;
+}
+
+bool NpPlanner::checkCallees() {
+  StatementEffects fx = effects(body_);
+  for (const FunctionDecl *fd : fx.userCalls) {
+    bool ids = false;
+    forEachNode(fd->getBody(), [&](const Stmt *s) {
+      if (auto *dr = dyn_cast<DeclRefExpr>(s))
+        if (cuda::isThreadIdBuiltin(dr->getDecl()) && (dr->getDecl()->getName() == "threadIdx" || dr->getDecl()->getName() == "blockDim"))
+          ids = true;
+      if (auto *ce = dyn_cast<CallExpr>(s)) {
+        cuda::CallMeaning m = cuda::classifyCall(ce);
+        if (m.barrier || m.warp) ids = true;
+      }
+    });
+    if (ids)
+      return fail("the kernel calls '" + fd->getNameAsString() +
+                  "', which reads threadIdx/blockDim or synchronises: it would see the enlarged block",
+                  spanOf(fd->getSourceRange(), ctx_));
+  }
+  return true;
+}
+
+} // namespace nestor::loops

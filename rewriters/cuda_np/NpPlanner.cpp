@@ -1,0 +1,105 @@
+// CUDA-NP planner (NpPlanner.h): the phases in order, the prologue that
+// names the master's original thread ids, and the enlarged launches.
+#include "NpPlanner.h"
+
+namespace nestor::loops {
+
+bool NpPlanner::plan() {
+  if (t_.kind != RewriteTarget::Kind::Loop || t_.id < 0 || size_t(t_.id) >= m_.loops.size())
+    return fail("no loop at this position");
+  const LoopSite &l = m_.loops[size_t(t_.id)];
+  if (!l.inKernel) return fail("the loop is not inside a __global__ kernel", l.headerSpan);
+  kernel_ = m_.findKernel(l.function);
+  fd_ = tu_.functionDecl(l.function);
+  if (!kernel_ || !fd_ || !fd_->getBody()) return fail("the kernel '" + l.function + "' has no body in this file");
+  body_ = dyn_cast<CompoundStmt>(fd_->getBody());
+  if (!body_) return fail("the kernel body is not a block");
+  {
+    std::function<void(const Stmt *)> link = [&](const Stmt *p) {
+      for (const Stmt *c : p->children())
+        if (c) { parent_[c] = p; link(c); }
+    };
+    link(body_);
+    kernelWrites_ = effects(body_).writes;
+  }
+  if (!checkKernelAndLaunches()) return false;
+  if (!chooseParallelLoops()) return false;
+  if (!checkCallees()) return false;
+  if (!planArrays()) return false;
+  if (!rewriteThreadIds()) return false;
+
+  // Early returns at the top level: inter-warp NP predicates instead.
+  for (const Stmt *s : body_->body())
+    if (auto *is = dyn_cast<IfStmt>(s); is && !cfg_.intra && !is->getElse()) {
+      const Stmt *th = is->getThen();
+      if (auto *cs = dyn_cast<CompoundStmt>(th); cs && cs->size() == 1) th = cs->body_front();
+      if (isa<ReturnStmt>(th)) predicated_ = true;
+    }
+  if (predicated_) preds_.push_back("nestor_active");
+
+  // Kernel parameters are uniform; every top-level local starts unknown.
+  bool masterWrote = false;
+  for (const Stmt *s : body_->body())
+    if (!statement(s, masterWrote, 0)) return false;
+
+  // Prologue: the group type and the master's original thread ids.
+  unsigned S = cfg_.slaves;
+  std::string in = "\n" + indentOf(body_->body_empty() ? body_ : body_->body_front());
+  std::string pro;
+  if (cfg_.intra) {
+    pro += in + "// " + cfg_.label + ": master = linear thread / " + std::to_string(S) + ", slave = linear thread % " +
+           std::to_string(S) + " (cuda-np.md 3.4, 3.7).";
+    pro += in + "using " + G() + " = nestor::np::intra<" + std::to_string(S) + ">;";
+    pro += in + "const dim3 nestor_blockDim(blockDim.x / " + std::to_string(S) + ", blockDim.y, blockDim.z);";
+    pro += in + "const unsigned nestor_master = " + G() + "::master_id();";
+  } else {
+    BlockShape b = *block_;
+    unsigned M = b.threads();
+    pro += in + "// " + cfg_.label + ": block (" + std::to_string(M) + ", " + std::to_string(S) +
+           "), master = threadIdx.x, slave = threadIdx.y (cuda-np.md 3.4, 3.7).";
+    pro += in + "using " + G() + " = nestor::np::inter<" + std::to_string(M) + ", " + std::to_string(S) + ">;";
+    pro += in + "const dim3 nestor_blockDim(" + std::to_string(b.x) + ", " + std::to_string(b.y) + ", " +
+           std::to_string(b.z) + ");";
+    pro += in + "const unsigned nestor_master = " + G() + "::master_id();";
+  }
+  pro += in + "const uint3 nestor_threadIdx = make_uint3(nestor_master % nestor_blockDim.x, nestor_master / "
+              "nestor_blockDim.x % nestor_blockDim.y, nestor_master / (nestor_blockDim.x * nestor_blockDim.y));";
+  if (predicated_) pro += in + "bool nestor_active = true; // false once the original thread would have returned";
+  insert(spanOf(body_->getLBracLoc().getLocWithOffset(0), ctx_).begin.offset + 1, pro);
+
+  // Launch sites: the enlarged block.
+  for (int id : kernel_->launchedBy) {
+    const LaunchSite &ls = m_.launches[size_t(id)];
+    BlockShape b = *constantBlock(tu_, id);
+    std::string nb = cfg_.intra ? "dim3(" + std::to_string(b.x * S) + ", " + std::to_string(b.y) + ", " + std::to_string(b.z) + ")"
+                                : "dim3(" + std::to_string(b.threads()) + ", " + std::to_string(S) + ", 1)";
+    replace(ls.blockSpan.begin.offset, ls.blockSpan.end.offset, nb + " /* " + cfg_.label + ", was " + ls.block + " */");
+    if (poolBytesPerMaster_) {
+      // The pool of the arrays moved to global memory, sized for this launch.
+      const CUDAKernelCallExpr *call = tu_.launchExpr(id);
+      unsigned rparen = spanOf(call->getRParenLoc(), ctx_).begin.offset;
+      std::string grid = textOf(call->getConfig()->getArg(0), ctx_);
+      insert(rparen, std::string(call->getNumArgs() ? ", " : "") + "nestor::np::array_pool<" +
+                         std::to_string(poolSite(id)) + ">(dim3(" + grid + "), " + std::to_string(b.threads()) + ", " +
+                         std::to_string(poolBytesPerMaster_) + ", \"" + kernel_->name + "\")");
+    }
+  }
+  if (poolBytesPerMaster_ && !addPoolParameter()) return false;
+  edits_.push_back({includeReplacement(tu_, "nestor/np.cuh").getOffset(), 0,
+                    includeReplacement(tu_, "nestor/np.cuh").getReplacementText().str()});
+  return true;
+}
+
+std::string statementKind(const Stmt *s) {
+  if (isa<WhileStmt>(s)) return "while loop";
+  if (isa<DoStmt>(s)) return "do loop";
+  if (isa<CXXForRangeStmt>(s)) return "range-based for loop";
+  if (isa<SwitchStmt, SwitchCase>(s)) return "switch";
+  if (isa<LabelStmt>(s)) return "labelled statement";
+  if (isa<CXXTryStmt>(s)) return "try block";
+  return s->getStmtClassName();
+}
+
+NpPlan planNp(const AnalyzedTU &tu, const RewriteTarget &t, const NpConfig &cfg) { return NpPlanner(tu, t, cfg).run(); }
+
+} // namespace nestor::loops

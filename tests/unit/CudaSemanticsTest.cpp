@@ -1,0 +1,251 @@
+// The CUDA vocabulary (CudaSemantics.h) name by name, and the statement
+// effects (StatementEffects.h) the model builder and the rewrites share,
+// including cooperative groups recognised by type rather than by name.
+#include "nestor/Analysis.h"
+#include "nestor/CudaSemantics.h"
+#include "nestor/StatementEffects.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+using namespace nestor;
+
+namespace {
+
+struct NameRow {
+  const char *name;
+  bool barrier, warp, atomic, pure, threadId, deviceRuntime, threadVarying;
+};
+
+// Every name the model builder or a rewrite has ever decided on, and the
+// near-misses that must not match (user functions named like intrinsics).
+const NameRow kNames[] = {
+    //  name                      barrier warp  atomic pure  tid   devrt varying
+    {"__syncthreads",             true,  false, false, false, false, false, false},
+    {"__syncthreads_count",       true,  false, false, false, false, false, false},
+    {"__syncthreads_and",         true,  false, false, false, false, false, false},
+    {"__syncthreads_or",          true,  false, false, false, false, false, false},
+    {"__barrier_sync",            true,  false, false, false, false, false, false},
+    {"__syncwarp",                true,  true,  false, false, false, false, true},
+    {"sync",                      false, false, false, false, false, false, false}, // a user function
+    {"syncthreads",               false, false, false, false, false, false, false},
+    {"__shfl_sync",               false, true,  false, false, false, false, true},
+    {"__shfl_down_sync",          false, true,  false, false, false, false, true},
+    {"__shfl_up_sync",            false, true,  false, false, false, false, true},
+    {"__shfl_xor_sync",           false, true,  false, false, false, false, true},
+    {"__shfl",                    false, true,  false, false, false, false, true},
+    {"__ballot_sync",             false, true,  false, false, false, false, true},
+    {"__ballot",                  false, true,  false, false, false, false, true},
+    {"__any_sync",                false, true,  false, false, false, false, true},
+    {"__all_sync",                false, true,  false, false, false, false, true},
+    {"__uni_sync",                false, true,  false, false, false, false, true},
+    {"__any",                     false, true,  false, false, false, false, true},
+    {"__all",                     false, true,  false, false, false, false, true},
+    {"__uni",                     false, false, false, false, false, false, false}, // not an intrinsic
+    {"__anything",                false, false, false, false, false, false, false},
+    {"__allocate",                false, false, false, false, false, false, false},
+    {"__activemask",              false, true,  false, false, false, false, true},
+    {"__match_any_sync",          false, true,  false, false, false, false, true},
+    {"__match_all_sync",          false, true,  false, false, false, false, true},
+    {"__reduce_add_sync",         false, true,  false, false, false, false, true},
+    {"__reduce_max_sync",         false, true,  false, false, false, false, true},
+    {"atomicAdd",                 false, false, true,  false, false, false, true},
+    {"atomicCAS_block",           false, false, true,  false, false, false, true},
+    {"atomicMax_system",          false, false, true,  false, false, false, true},
+    {"__atomic_fetch_add",        false, false, true,  false, false, false, true},
+    {"sqrtf",                     false, false, false, true,  false, false, false},
+    {"__fdividef",                false, false, false, true,  false, false, false},
+    {"fmaxf",                     false, false, false, true,  false, false, false},
+    {"__popc",                    false, false, false, true,  false, false, false},
+    {"make_float4",               false, false, false, true,  false, false, false},
+    {"printf",                    false, false, false, false, false, false, false},
+    {"malloc",                    false, false, false, false, false, false, false},
+    {"threadIdx",                 false, false, false, false, true,  false, false},
+    {"blockIdx",                  false, false, false, false, true,  false, false},
+    {"blockDim",                  false, false, false, false, true,  false, false},
+    {"gridDim",                   false, false, false, false, true,  false, false},
+    {"warpSize",                  false, false, false, false, true,  false, false},
+    {"laneId",                    false, false, false, false, false, false, false},
+    {"cudaDeviceSynchronize",     false, false, false, false, false, true,  false},
+    {"cudaLaunchDevice",          false, false, false, false, false, true,  false},
+    {"cudaGetParameterBuffer",    false, false, false, false, false, true,  false},
+    {"cudaStreamCreateWithFlags", false, false, false, false, false, true,  false},
+    {"cudaMalloc",                false, false, false, false, false, true,  false},
+    {"cudaGetLastError",          false, false, false, false, false, true,  false},
+    {"cudaMemcpy",                false, false, false, false, false, false, false}, // host only
+    {"clock64",                   false, false, false, false, false, false, true},
+    {"__lane_id",                 false, false, false, false, false, false, true},
+    {"curand_uniform",            false, false, false, false, false, false, true},
+    {"thread_rank",               false, false, false, false, false, false, true},
+    {"slave_id",                  false, false, false, false, false, false, true}, // Nestor runtime
+};
+
+TEST(CudaSemantics, EveryNameIsClassifiedOnce) {
+  for (const NameRow &r : kNames) {
+    SCOPED_TRACE(r.name);
+    EXPECT_EQ(cuda::isBarrierName(r.name), r.barrier);
+    EXPECT_EQ(cuda::isWarpIntrinsicName(r.name), r.warp);
+    EXPECT_EQ(cuda::isAtomicName(r.name), r.atomic);
+    EXPECT_EQ(cuda::isPureMathName(r.name), r.pure);
+    EXPECT_EQ(cuda::isThreadIdBuiltinName(r.name), r.threadId);
+    EXPECT_EQ(cuda::isDeviceRuntimeName(r.name), r.deviceRuntime);
+    EXPECT_EQ(cuda::isThreadVaryingCallName(r.name), r.threadVarying);
+  }
+}
+
+struct TempFile {
+  llvm::SmallString<128> dir, path;
+  explicit TempFile(const std::string &contents) {
+    llvm::sys::fs::createUniqueDirectory("nestor-semantics", dir);
+    path = dir;
+    llvm::sys::path::append(path, "k.cu");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    os << contents;
+  }
+  ~TempFile() { llvm::sys::fs::remove_directories(dir); }
+};
+
+// Cooperative groups, a user function named `sync` and one named like an
+// intrinsic, each in its own statement of one kernel.
+const char *kKernel = R"(#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__device__ void sync() {}
+__device__ int __uni(int x) { return x; }
+__global__ void k(float *a, int n) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+  block.sync();
+  cg::this_thread_block().sync();
+  a[0] = tile.shfl_down(a[1], 1);
+  sync();
+  a[2] = __uni(3);
+  __syncthreads();
+  a[3] = __uni_sync(0xffffffff, a[4] > 0);
+  atomicAdd(a, 1.0f);
+  a[5] = sqrtf(a[6]);
+  for (int i = 0; i < n; ++i) { if (a[i] > 0) break; a[i] += 1; }
+}
+)";
+
+class KernelStatements : public ::testing::Test {
+protected:
+  void SetUp() override {
+    file_ = std::make_unique<TempFile>(kKernel);
+    auto tu = analyzeFile(std::string(file_->path), AnalysisOptions{});
+    ASSERT_TRUE(bool(tu)) << llvm::toString(tu.takeError());
+    tu_ = std::move(*tu);
+    const clang::FunctionDecl *fd = tu_->functionDecl("k");
+    ASSERT_NE(fd, nullptr);
+    for (const clang::Stmt *s : llvm::cast<clang::CompoundStmt>(fd->getBody())->body()) stmts_.push_back(s);
+    ASSERT_EQ(stmts_.size(), 12u);
+  }
+  StatementEffects effects(size_t i) const { return effectsOf(stmts_[i], tu_->astContext()); }
+
+  std::unique_ptr<TempFile> file_;
+  std::unique_ptr<AnalyzedTU> tu_;
+  std::vector<const clang::Stmt *> stmts_;
+};
+
+TEST_F(KernelStatements, CooperativeGroupsSyncIsABarrierByType) {
+  for (size_t i : {2u, 3u}) {
+    StatementEffects fx = effects(i);
+    EXPECT_TRUE(fx.barrier) << "statement " << i;
+    ASSERT_EQ(fx.barriers.size(), 1u);
+    EXPECT_EQ(fx.barriers[0].name, "sync");
+    EXPECT_FALSE(fx.cooperativeGroups.empty());
+  }
+}
+
+TEST_F(KernelStatements, TileShuffleIsAWarpCollective) {
+  StatementEffects fx = effects(4);
+  EXPECT_TRUE(fx.warp);
+  EXPECT_FALSE(fx.barrier);
+  ASSERT_EQ(fx.warpOps.size(), 1u);
+  EXPECT_EQ(fx.warpOps[0].name, "shfl_down");
+}
+
+TEST_F(KernelStatements, UserFunctionsNamedLikeIntrinsicsAreOrdinaryCalls) {
+  for (size_t i : {5u, 6u}) {
+    StatementEffects fx = effects(i);
+    EXPECT_FALSE(fx.barrier) << "statement " << i;
+    EXPECT_FALSE(fx.warp) << "statement " << i;
+    EXPECT_TRUE(fx.impureCall) << "statement " << i;
+    EXPECT_EQ(fx.userCalls.size(), 1u) << "statement " << i;
+  }
+}
+
+TEST_F(KernelStatements, IntrinsicsAtomicsAndPureMath) {
+  EXPECT_TRUE(effects(7).barrier);
+  EXPECT_EQ(effects(7).barriers.at(0).name, "__syncthreads");
+  EXPECT_TRUE(effects(8).warp);
+  StatementEffects atomic = effects(9);
+  ASSERT_EQ(atomic.atomics.size(), 1u);
+  EXPECT_TRUE(atomic.impureCall);
+  StatementEffects pure = effects(10);
+  EXPECT_FALSE(pure.impureCall);
+  EXPECT_TRUE(pure.memRead);
+  EXPECT_TRUE(pure.memWrite);
+}
+
+TEST_F(KernelStatements, BreakBoundInsideTheStatementIsNotAJump) {
+  StatementEffects loop = effects(11);
+  EXPECT_FALSE(loop.jump);
+  EXPECT_TRUE(loop.breaks.empty());
+  const auto *fs = llvm::cast<clang::ForStmt>(stmts_[11]);
+  StatementEffects body = effectsOf(fs->getBody(), tu_->astContext());
+  EXPECT_TRUE(body.jump);
+  EXPECT_EQ(body.breaks.size(), 1u);
+}
+
+TEST_F(KernelStatements, ModelAndEffectsAgreeOnTheKernel) {
+  // The kernel's model lists exactly the named barriers and intrinsics the
+  // effects found; cooperative groups on their own.
+  const Kernel *k = tu_->model().findKernel("k");
+  ASSERT_NE(k, nullptr);
+  std::vector<std::string> barriers, warp;
+  for (const ConstructUse &u : k->barriers) barriers.push_back(u.name);
+  for (const ConstructUse &u : k->warpIntrinsics) warp.push_back(u.name);
+  EXPECT_EQ(barriers, std::vector<std::string>{"__syncthreads"});
+  EXPECT_EQ(warp, std::vector<std::string>{"__uni_sync"});
+  EXPECT_FALSE(k->cooperativeGroups.empty());
+  EXPECT_EQ(k->atomics.size(), 1u);
+}
+
+TEST(ReductionUpdate, OperandsAndSubtraction) {
+  TempFile f(R"(__global__ void r(float *a, int n) {
+  float s = 0, m = 0, d = 0, bad = 0;
+  s += a[0];
+  m = fmaxf(m, a[1]);
+  d -= a[2];
+  bad = a[3] - bad;
+  s = s + s * a[4];
+}
+)");
+  auto tu = analyzeFile(std::string(f.path), AnalysisOptions{});
+  ASSERT_TRUE(bool(tu)) << llvm::toString(tu.takeError());
+  std::vector<const clang::Stmt *> st;
+  for (const clang::Stmt *s : llvm::cast<clang::CompoundStmt>((*tu)->functionDecl("r")->getBody())->body()) st.push_back(s);
+  ASSERT_EQ(st.size(), 6u);
+  auto s = reductionUpdate(st[1]);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->op, ReductionOp::Add);
+  EXPECT_FALSE(s->negated);
+  auto m = reductionUpdate(st[2]);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->op, ReductionOp::Max);
+  auto d = reductionUpdate(st[3]);
+  ASSERT_TRUE(d);
+  EXPECT_TRUE(d->negated);
+  EXPECT_FALSE(reductionUpdate(st[4])); // x - acc is not a fold of acc
+  EXPECT_FALSE(reductionUpdate(st[5])); // the operand mentions the accumulator
+}
+
+} // namespace

@@ -1,0 +1,126 @@
+// Document scheduling (DocumentWorker.h).
+#include "DocumentWorker.h"
+
+#include "nestor/Lint.h"
+
+#include "llvm/Support/LSP/Logging.h"
+
+#include <algorithm>
+
+namespace nestor::lsp {
+
+using proto::Logger;
+
+void DocumentWorker::analyze(int64_t version, std::string text, FlagOptions flags) {
+  Task t;
+  t.kind = Task::Kind::Analyze;
+  t.version = version;
+  t.text = std::move(text);
+  t.flags = std::move(flags);
+  std::lock_guard<std::mutex> l(mu_);
+  if (stopping_) return;
+  if (running_ && running_->version < version) running_->cancelled->store(true);
+  auto first = std::find_if(queue_.begin(), queue_.end(), [](const Task &q) { return q.kind == Task::Kind::Analyze; });
+  if (first == queue_.end()) {
+    queue_.push_back(std::move(t));
+  } else {
+    ++stats_.superseded;
+    *first = std::move(t);
+    for (auto it = std::next(first); it != queue_.end();)
+      if (it->kind == Task::Kind::Analyze) { it = queue_.erase(it); ++stats_.superseded; }
+      else ++it;
+  }
+  cv_.notify_one();
+}
+
+void DocumentWorker::request(Task t) {
+  std::lock_guard<std::mutex> l(mu_);
+  if (stopping_) {
+    t.onCancel();
+    return;
+  }
+  queue_.push_back(std::move(t));
+  cv_.notify_one();
+}
+
+void DocumentWorker::stop() {
+  std::lock_guard<std::mutex> l(mu_);
+  stopping_ = true;
+  if (running_) running_->cancelled->store(true);
+  cv_.notify_one();
+}
+
+void DocumentWorker::loop() {
+  for (;;) {
+    Task t;
+    {
+      std::unique_lock<std::mutex> l(mu_);
+      cv_.wait(l, [&] { return stopping_ || !queue_.empty(); });
+      if (stopping_) break;
+      t = std::move(queue_.front());
+      queue_.pop_front();
+      if (t.kind == Task::Kind::Analyze) running_ = Running{t.version, t.cancelled};
+    }
+    if (t.kind == Task::Kind::Analyze) {
+      std::shared_ptr<const Snapshot> snap = analyzeNow(t);
+      std::lock_guard<std::mutex> l(mu_);
+      running_.reset();
+      if (!snap || stopping_) continue;
+      latest_ = snap;
+      bool superseded = std::any_of(queue_.begin(), queue_.end(), [](const Task &q) { return q.kind == Task::Kind::Analyze; });
+      // Published under the lock so that didClose's empty diagnostics
+      // can never overtake these.
+      if (!superseded) publish_(*snap);
+      continue;
+    }
+    if (t.cancelled->load()) {
+      t.onCancel();
+      continue;
+    }
+    std::shared_ptr<const Snapshot> snap;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      snap = latest_;
+    }
+    t.run(snap.get());
+  }
+  std::deque<Task> left;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    left.swap(queue_);
+  }
+  for (Task &t : left)
+    if (t.kind == Task::Kind::Request) t.onCancel();
+  finished_ = true;
+}
+
+std::shared_ptr<const Snapshot> DocumentWorker::analyzeNow(Task &t) {
+  auto snap = std::make_shared<Snapshot>();
+  snap->version = t.version;
+  snap->text = t.text;
+  if (auto configPath = findConfigFor(path_)) {
+    auto config = loadConfig(*configPath);
+    if (config) snap->config = std::move(*config);
+    else snap->configError = llvm::toString(config.takeError());
+  }
+  AnalysisOptions opts;
+  opts.flags = t.flags;
+  opts.contents = std::move(t.text);
+  opts.cancelled = t.cancelled.get();
+  auto tu = analyzeFile(path_, opts, &preambles_);
+  if (t.cancelled->load()) {
+    if (!tu) llvm::consumeError(tu.takeError());
+    Logger::info("analysis of {0} version {1} cancelled", path_, t.version);
+    ++stats_.cancelled;
+    return nullptr;
+  }
+  if (!tu) {
+    snap->error = llvm::toString(tu.takeError());
+  } else {
+    snap->tu = std::move(*tu);
+    snap->findings = runRules(*snap->tu, snap->config);
+  }
+  ++stats_.analyses;
+  return snap;
+}
+} // namespace nestor::lsp

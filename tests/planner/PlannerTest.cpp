@@ -28,7 +28,7 @@ namespace {
 
 const fs::path kSource = NESTOR_SOURCE_DIR;
 const fs::path kNeighbourSum = kSource / "examples/graph/neighbour_sum.cu";
-const fs::path kTmv = kSource / "examples/profile/plans/tmv/project/tmv.cu";
+const fs::path kTmv = kSource / "examples/profile/tmv/tmv.cu";
 
 std::string readFile(const fs::path &p) {
   std::ifstream in(p);

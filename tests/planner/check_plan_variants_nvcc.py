@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Every variant of the committed example plans (examples/profile/plans/*/
-plan.json) must build with nvcc, so that a runner on a GPU machine does not
+"""Every variant of the generated example plans (PLANS/*/plan.json, written
+into the build tree by the target nestor_example_plans) must build with nvcc, so that a runner on a GPU machine does not
 find a broken source there. Builds each variant the way nestor-runner does
 (profiler/src/runner.cpp): a copy of the plan's project with the variant's
 files laid over it, the plan's build command with {source} {exe} {defines}
 {flags} {workdir} filled in, run in that copy. No GPU is needed.
 
-usage: check_plan_variants_nvcc.py REPO [NVCC]
+usage: check_plan_variants_nvcc.py PLANS [NVCC]
 Exits 77 (skipped) when nvcc cannot be found: NVCC, $CUDA_PATH/bin, PATH,
 /usr/local/cuda/bin."""
 import concurrent.futures
@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 
-repo = sys.argv[1]
+plans_root = sys.argv[1]
 nvcc = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else None
 if not nvcc:
     candidates = [os.path.join(os.environ["CUDA_PATH"], "bin", "nvcc")] if os.environ.get("CUDA_PATH") else []
@@ -29,7 +29,6 @@ if not nvcc or not os.access(nvcc, os.X_OK):
     print("SKIP: nvcc not found (pass it, set CUDA_PATH or put it on PATH)")
     sys.exit(77)
 
-plans_root = os.path.join(repo, "examples", "profile", "plans")
 env = dict(os.environ)
 env["PATH"] = os.path.dirname(os.path.abspath(nvcc)) + os.pathsep + env.get("PATH", "")
 
@@ -73,7 +72,7 @@ for name in sorted(os.listdir(plans_root)):
             plan = json.load(f)
         jobs += [(name, os.path.join(plans_root, name), plan, v) for v in plan["variants"]]
 if not jobs:
-    print("no plans found under examples/profile/plans")
+    print(f"no plans found under {plans_root} (build the target nestor_example_plans)")
     sys.exit(1)
 
 failed = []
@@ -93,6 +92,6 @@ with tempfile.TemporaryDirectory(prefix="nestor-plan-nvcc-") as scratch, \
         if rc != 0:
             failed.append(f"{label}: {command}\n{output}")
 if failed:
-    print("\nvariants that do not build (regenerate the plans, docs/profile-planner.md):\n\n" + "\n\n".join(failed))
+    print("\nvariants that do not build (docs/profile-planner.md):\n\n" + "\n\n".join(failed))
     sys.exit(1)
 print(f"{len(jobs)} variants of {len({j[0] for j in jobs})} plans build with {nvcc}")

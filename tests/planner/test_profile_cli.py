@@ -13,7 +13,7 @@
   broken variant rejected, the runner's cache reused, --fresh;
 * --results FILE reads the results back;
 * the user's file is never modified.
-The example is the TMV program of examples/profile/plans/tmv (CUDA-NP
+The example is the TMV program of examples/profile/tmv (CUDA-NP
 variants). With fewer loop rewrites registered the assertions still hold:
 they are about structure, not counts."""
 import hashlib
@@ -28,7 +28,7 @@ import tempfile
 NESTOR, RUNNER, SOURCE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE = os.path.join(HERE, "fake_nvcc.py")
-TMV = os.path.join(SOURCE, "examples/profile/plans/tmv/project/tmv.cu")
+TMV = os.path.join(SOURCE, "examples/profile/tmv/tmv.cu")
 FAILED = []
 
 

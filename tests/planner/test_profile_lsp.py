@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.join(SOURCE, "tests", "lsp"))
 from lspclient import LspClient, LspError  # noqa: E402
 
 FAKE = os.path.join(HERE, "fake_nvcc.py")
-TMV = os.path.join(SOURCE, "examples/profile/plans/tmv/project/tmv.cu")
+TMV = os.path.join(SOURCE, "examples/profile/tmv/tmv.cu")
 FAILED = []
 
 

@@ -32,7 +32,8 @@ def main():
     ap.add_argument("--runner", required=True)
     ap.add_argument("--fake", required=True)
     ap.add_argument("--docs", required=True)
-    ap.add_argument("--plans", required=True)
+    ap.add_argument("--plans", required=True, action="append",
+                    help="a folder of example plans (*/plan.json); may be given several times")
     ap.add_argument("--workdir", required=True)
     args = ap.parse_args()
 
@@ -119,9 +120,9 @@ def main():
         if plan_validator.is_valid(doc):
             errors.append(f"plan schema accepted a plan with: {name}")
 
-    example_plans = sorted(glob.glob(os.path.join(args.plans, "*", "plan.json")))
+    example_plans = sorted(p for d in args.plans for p in glob.glob(os.path.join(d, "*", "plan.json")))
     if not example_plans:
-        errors.append(f"no example plans under {args.plans}")
+        errors.append(f"no example plans under {', '.join(args.plans)}")
     for path in example_plans:
         with open(path) as f:
             doc = json.load(f)

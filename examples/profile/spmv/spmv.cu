@@ -3,7 +3,7 @@
 // irregular: most rows are short, a few are very long, and the warp that holds
 // a long row keeps its SM busy while the others idle. That imbalance is what
 // sub-warp decomposition, CTE and CUDA-NP spread over more threads. Input
-// `nestor profile` plans for (examples/profile/plans/spmv).
+// `nestor profile` plans for (examples/profile/spmv; the plan is generated into build/plans/spmv).
 //
 // usage: spmv [ROWS [SEED [REPS [OUT]]]]
 // Builds a ROWS x ROWS power-law CSR matrix and a vector x from SEED (its own
@@ -19,7 +19,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
-#include <nestor/np.cuh>
 
 #define SPMV_BLOCK 128
 
@@ -33,24 +32,12 @@
   } while (0)
 
 __global__ void spmv(const int *rowPtr, const int *col, const float *val, const float *x, float *y, int n) {
-  // CUDA-NP: 8 slaves, inter-warp: block (128, 8), master = threadIdx.x, slave = threadIdx.y (cuda-np.md 3.4, 3.7).
-  using nestor_np_group = nestor::np::inter<128, 8>;
-  const dim3 nestor_blockDim(128, 1, 1);
-  const unsigned nestor_master = nestor_np_group::master_id();
-  const uint3 nestor_threadIdx = make_uint3(nestor_master % nestor_blockDim.x, nestor_master / nestor_blockDim.x % nestor_blockDim.y, nestor_master / (nestor_blockDim.x * nestor_blockDim.y));
-  bool nestor_active = true; // false once the original thread would have returned
-  int row = blockIdx.x * nestor_blockDim.x + nestor_threadIdx.x;
-  nestor_active = nestor_active && !(row >= n); // was: if (row >= n) return; (inter-warp NP keeps every thread for the block barriers)
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= n) return;
   float sum = 0.0f;
-  // CUDA-NP: 8 slaves, inter-warp: iterations spread over the master and its slaves (inferred: #pragma np parallel for reduction(+:sum))
-  {
-    const float nestor_sum_in = sum;
-    sum = nestor::op::add::identity<float>(); // this thread's partial
-  for (int j = (nestor_active ? (rowPtr[row]) : (int)0) + nestor_np_group::slave_id(); nestor_active && (j < rowPtr[row + 1]); j += nestor_np_group::slave_size)
+  for (int j = rowPtr[row]; j < rowPtr[row + 1]; ++j)
     sum += val[j] * x[col[j]];
-    sum = nestor::op::add{}(nestor_sum_in, nestor_np_group::reduce<nestor::op::add>(sum)); // reduction(+:sum) (3.2)
-  }
-  if ((nestor_active && nestor_np_group::is_master())) { y[row] = sum; }
+  y[row] = sum;
 }
 
 namespace {
@@ -131,7 +118,7 @@ int main(int argc, char **argv) {
   CUDA_CHECK(cudaMemcpy(x, hX.data(), hX.size() * sizeof(float), cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemset(y, 0xff, size_t(n) * sizeof(float))); // NaN: a row left unwritten shows
   for (int r = 0; r < reps; ++r) {
-    spmv<<<(n + SPMV_BLOCK - 1) / SPMV_BLOCK, dim3(128, 8, 1) /* CUDA-NP: 8 slaves, inter-warp, was SPMV_BLOCK */>>>(rowPtr, col, val, x, y, n);
+    spmv<<<(n + SPMV_BLOCK - 1) / SPMV_BLOCK, SPMV_BLOCK>>>(rowPtr, col, val, x, y, n);
     CUDA_CHECK(cudaGetLastError());
   }
   CUDA_CHECK(cudaDeviceSynchronize());

@@ -2,14 +2,13 @@
 // output element c[tx] = sum_i a[i][tx] * b[i], a reduction loop over the
 // column. With few columns and long columns the grid is small and each
 // thread's loop long: the nested parallelism CUDA-NP spreads over slave
-// threads. Input `nestor profile` plans for (examples/profile/plans/tmv).
+// threads. Input `nestor profile` plans for (examples/profile/tmv; the plan is generated into build/plans/tmv).
 //
 // usage: tmv [W [H [OUT [REPS]]]]   W a multiple of TMV_BLOCK
 // Writes c (one value per line) to OUT; launches the kernel REPS times.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
-#include <nestor/np.cuh>
 
 #define TMV_BLOCK 128
 
@@ -23,23 +22,12 @@
   } while (0)
 
 __global__ void tmv(float *a, float *b, float *c, int w, int h) {
-  // CUDA-NP: 4 slaves, inter-warp: block (128, 4), master = threadIdx.x, slave = threadIdx.y (cuda-np.md 3.4, 3.7).
-  using nestor_np_group = nestor::np::inter<128, 4>;
-  const dim3 nestor_blockDim(128, 1, 1);
-  const unsigned nestor_master = nestor_np_group::master_id();
-  const uint3 nestor_threadIdx = make_uint3(nestor_master % nestor_blockDim.x, nestor_master / nestor_blockDim.x % nestor_blockDim.y, nestor_master / (nestor_blockDim.x * nestor_blockDim.y));
   float sum = 0;
-  int tx = nestor_threadIdx.x + blockIdx.x * nestor_blockDim.x;
-// (was: #pragma np parallel for reduction(+:sum))
-  // CUDA-NP: 4 slaves, inter-warp: iterations spread over the master and its slaves
-  {
-    const float nestor_sum_in = sum;
-    sum = nestor::op::add::identity<float>(); // this thread's partial
-  for (int i = (0) + nestor_np_group::slave_id(); i < h; i += nestor_np_group::slave_size)
+  int tx = threadIdx.x + blockIdx.x * blockDim.x;
+#pragma np parallel for reduction(+:sum)
+  for (int i = 0; i < h; i++)
     sum += a[i * w + tx] * b[i];
-    sum = nestor::op::add{}(nestor_sum_in, nestor_np_group::reduce<nestor::op::add>(sum)); // reduction(+:sum) (3.2)
-  }
-  if (nestor_np_group::is_master()) { c[tx] = sum; }
+  c[tx] = sum;
 }
 
 int main(int argc, char **argv) {
@@ -63,7 +51,7 @@ int main(int argc, char **argv) {
   CUDA_CHECK(cudaMemcpy(a, ha.data(), ha.size() * sizeof(float), cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemcpy(b, hb.data(), hb.size() * sizeof(float), cudaMemcpyHostToDevice));
   for (int r = 0; r < reps; ++r) {
-    tmv<<<w / TMV_BLOCK, dim3(128, 4, 1) /* CUDA-NP: 4 slaves, inter-warp, was TMV_BLOCK */>>>(a, b, c, w, h);
+    tmv<<<w / TMV_BLOCK, TMV_BLOCK>>>(a, b, c, w, h);
     CUDA_CHECK(cudaGetLastError());
   }
   CUDA_CHECK(cudaDeviceSynchronize());

@@ -114,6 +114,10 @@ std::vector<std::string> describeCandidates(const std::vector<Candidate> &candid
 /// runs: $XDG_CACHE_HOME/nestor/profile/<stem>-<kernel>-<hash of the path>.
 std::string defaultPlanDir(const std::string &file, const std::string &kernel);
 
+/// `s` with every character but letters, digits and `_.+-` replaced by `_`
+/// (variant ids and plan folder names).
+std::string sanitizeId(const std::string &s);
+
 /// The include directory with nestor/*.cuh: $NESTOR_RUNTIME_DIR, then
 /// ../include/nestor next to the running binary (installed layout), then the
 /// source tree this was built from.

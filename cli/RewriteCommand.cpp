@@ -111,7 +111,7 @@ int runRewrite(const std::optional<std::vector<std::string>> &compileFlags) {
       }
       for (const nestor::RewriteParams &v : r->variants()) {
         Applicability a = r->prepare(**tu, *target, v);
-        outs() << r->id() << " [" << r->title(v) << "]: "
+        outs() << r->id() << " [" << a.titled(r->title(v)) << "]: "
                << (a.applies ? "applies" : "not offered: " + a.reason + (a.blocker.valid() ? " (line " + std::to_string(a.blocker.begin.line) + ")" : ""))
                << "\n";
       }

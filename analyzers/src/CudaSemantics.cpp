@@ -87,6 +87,21 @@ bool isBuiltinVar(const VarDecl *vd, llvm::StringRef name) {
   return vd && vd->getName() == name && !vd->hasLocalStorage();
 }
 
+std::optional<BuiltinComponent> builtinComponent(const Expr *e) {
+  if (!e) return std::nullopt;
+  e = e->IgnoreParenCasts();
+  if (auto *po = dyn_cast<PseudoObjectExpr>(e)) e = po->getSyntacticForm()->IgnoreParenCasts();
+  auto *pr = dyn_cast<MSPropertyRefExpr>(e);
+  if (!pr) return std::nullopt;
+  const Expr *base = pr->getBaseExpr()->IgnoreParenImpCasts();
+  if (auto *ov = dyn_cast<OpaqueValueExpr>(base); ov && ov->getSourceExpr()) base = ov->getSourceExpr()->IgnoreParenImpCasts();
+  auto *dr = dyn_cast<DeclRefExpr>(base);
+  if (!dr || !isThreadIdBuiltin(dr->getDecl())) return std::nullopt;
+  llvm::StringRef prop = pr->getPropertyDecl()->getName();
+  if (prop.size() != 1 || prop[0] < 'x' || prop[0] > 'z') return std::nullopt;
+  return BuiltinComponent{dr->getDecl()->getName().str(), prop[0], dr};
+}
+
 std::string calleeName(const CallExpr *call) {
   if (auto *fd = call->getDirectCallee()) return fd->getNameAsString();
   if (auto *ule = dyn_cast<UnresolvedLookupExpr>(call->getCallee()->IgnoreImplicit()))

@@ -69,7 +69,7 @@ public:
     }
     loops::NpPlan plan = loops::planNp(tu, t, config(tu, t, p));
     if (!plan.ok) return Applicability::no(plan.reason, plan.blocker);
-    return Applicability::yes();
+    return Applicability::yes(plan.note);
   }
 
   llvm::Expected<clang::tooling::Replacements> apply(const AnalyzedTU &tu, const RewriteTarget &t,

@@ -74,7 +74,7 @@ bool NpPlanner::planArrays() {
     } else {
       if (!block_)
         return fail("local array '" + name + "' must move to shared memory, which needs one block size at every launch", at);
-      uint64_t masters = block_->threads();
+      uint64_t masters = masters_;
       uint64_t perMaster = baselineShared / masters;
       const uint64_t budget = 384; // cuda-np.md 3.3, as nestor::np::choose_array_home
       if (bytes < (perMaster < budget ? budget - perMaster : 0)) {
@@ -109,6 +109,8 @@ std::string NpPlanner::globalPoolBlocker() const {
   for (int id : kernel_->launchedBy) {
     const CUDAKernelCallExpr *call = tu_.launchExpr(id);
     if (!call || !call->getConfig()) return "a launch of the kernel is not visible";
+    if (runtimeBlocks_.count(id))
+      return "the launch at " + lineOf(spanOf(call, ctx_)) + " has a run-time block: the pool is sized per master at compile time";
     const CallExpr *cfg = call->getConfig();
     if (cfg->getNumArgs() >= 4 && !isa<CXXDefaultArgExpr>(cfg->getArg(3))) {
       const Expr *st = cfg->getArg(3)->IgnoreParenImpCasts();

@@ -17,28 +17,53 @@ bool NpPlanner::checkKernelAndLaunches() {
     return fail("kernel '" + k.name + "' has no host launch in this file (it is launched from another translation "
                 "unit): CUDA-NP must enlarge the block of every launch", k.nameSpan);
   unsigned S = cfg_.slaves;
+  unsigned limit = 1024;
+  if (k.launchBoundsMaxThreadsValue) limit = std::min<unsigned>(limit, unsigned(*k.launchBoundsMaxThreadsValue));
+  bool agree = true;
+  std::string tooBig; // why the enlarged block does not fit, at the first launch where it does not
+  SourceSpan tooBigAt;
   for (int id : k.launchedBy) {
     const LaunchSite &ls = m_.launches[size_t(id)];
     if (ls.deviceSide) return fail("kernel '" + k.name + "' is launched from the device (" + lineOf(ls.span) + ")", ls.span);
     auto b = constantBlock(tu_, id);
-    if (!b)
-      return fail("the block size of the launch at " + lineOf(ls.span) + " ('" + ls.block +
-                  "') is not a compile-time constant: the enlarged block cannot be checked", ls.blockSpan);
-    if (b->threads() * S > 1024)
-      return fail("the launch at " + lineOf(ls.span) + " has " + std::to_string(b->threads()) + " threads per block; with " +
-                  std::to_string(S) + " slaves that is " + std::to_string(b->threads() * S) + " > 1024", ls.blockSpan);
-    if (k.launchBoundsMaxThreadsValue && b->threads() * S > *k.launchBoundsMaxThreadsValue)
-      return fail("the enlarged block (" + std::to_string(b->threads() * S) + " threads) exceeds __launch_bounds__(" +
-                  std::to_string(*k.launchBoundsMaxThreadsValue) + ") of '" + k.name + "'", k.nameSpan);
-    if (!block_) block_ = b;
-    else if (!(*block_ == *b)) {
+    if (!b) {
+      // A run-time block: intra-warp groups read their shape from blockDim,
+      // so the launch can be enlarged (and reshaped) at run time by
+      // nestor::np::reshape_block/reshape_grid, if nothing else in the kernel
+      // depends on how many threads a block has.
+      std::string why = runtimeBlockBlocker(ls);
+      if (!why.empty())
+        return fail("the block size of the launch at " + lineOf(ls.span) + " ('" + ls.block +
+                        "') is not a compile-time constant: " + why,
+                    ls.blockSpan);
+      runtimeBlocks_.insert(id);
+      agree = false;
+      continue;
+    }
+    if (tooBig.empty() && b->threads() * S > 1024) {
+      tooBig = "the launch at " + lineOf(ls.span) + " has " + std::to_string(b->threads()) + " threads per block; with " +
+               std::to_string(S) + " slaves that is " + std::to_string(b->threads() * S) + " > 1024";
+      tooBigAt = ls.blockSpan;
+    } else if (tooBig.empty() && b->threads() * S > limit) {
+      tooBig = "the enlarged block (" + std::to_string(b->threads() * S) + " threads) exceeds __launch_bounds__(" +
+               std::to_string(*k.launchBoundsMaxThreadsValue) + ") of '" + k.name + "'";
+      tooBigAt = k.nameSpan;
+    }
+    if (!block_) {
+      block_ = b;
+    } else if (!(*block_ == *b)) {
       if (!cfg_.intra)
         return fail("inter-warp NP needs the same block shape at every launch of '" + k.name + "' (" +
                     lineOf(ls.span) + " differs)", ls.blockSpan);
-      block_.reset();
-      break;
+      agree = false;
     }
   }
+  if (!agree) block_.reset();
+  masters_ = block_ ? block_->threads() : 0;
+  limit_ = limit;
+  // Too many threads per block: keep the work per master and put fewer
+  // masters in each block, more blocks in the grid (NpReshape.cpp).
+  if (!tooBig.empty() && !planReshape(limit, tooBig, tooBigAt)) return false;
   StatementEffects fx = effects(body_);
   if (fx.launch) return fail("the kernel launches child kernels", spanAt(ctx_, fx.firstBad));
   for (const Stmt *s : body_->body())

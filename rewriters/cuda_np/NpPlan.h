@@ -32,6 +32,7 @@ struct NpPlan {
   std::string reason;
   SourceSpan blocker;
   clang::tooling::Replacements edits;
+  std::string note; ///< what else changes, for the user (e.g. the launch is reshaped); "" when nothing
 };
 NpPlan planNp(const AnalyzedTU &tu, const RewriteTarget &t, const NpConfig &cfg);
 

@@ -54,6 +54,7 @@ bool NpPlanner::plan() {
     pro += in + "const unsigned nestor_master = " + G() + "::master_id();";
   } else {
     BlockShape b = *block_;
+    if (reshape_ > 1) b = BlockShape{masters_, 1, 1};
     unsigned M = b.threads();
     pro += in + "// " + cfg_.label + ": block (" + std::to_string(M) + ", " + std::to_string(S) +
            "), master = threadIdx.x, slave = threadIdx.y (cuda-np.md 3.4, 3.7).";
@@ -62,23 +63,44 @@ bool NpPlanner::plan() {
            std::to_string(b.z) + ");";
     pro += in + "const unsigned nestor_master = " + G() + "::master_id();";
   }
+  if (reshape_ > 1)
+    pro += in + "// Launches reshaped: " + std::to_string(reshape_) + "x the blocks, " + std::to_string(masters_) +
+           " masters each (the original block with " + std::to_string(S) +
+           " slaves per thread would not fit); blockIdx.x * nestor_blockDim.x + nestor_threadIdx.x is the original "
+           "thread's index.";
   pro += in + "const uint3 nestor_threadIdx = make_uint3(nestor_master % nestor_blockDim.x, nestor_master / "
               "nestor_blockDim.x % nestor_blockDim.y, nestor_master / (nestor_blockDim.x * nestor_blockDim.y));";
   if (predicated_) pro += in + "bool nestor_active = true; // false once the original thread would have returned";
   insert(spanOf(body_->getLBracLoc().getLocWithOffset(0), ctx_).begin.offset + 1, pro);
 
-  // Launch sites: the enlarged block.
+  // Launch sites: the enlarged block (and, reshaped, more blocks of fewer masters).
   for (int id : kernel_->launchedBy) {
     const LaunchSite &ls = m_.launches[size_t(id)];
+    const CUDAKernelCallExpr *call = tu_.launchExpr(id);
+    if (runtimeBlocks_.count(id)) {
+      // Run-time block B: B / m blocks of m masters, m the largest divisor of B
+      // that fits (nestor::np::reshape_masters), decided at the launch.
+      std::string B = textOf(call->getConfig()->getArg(1), ctx_), grid = textOf(call->getConfig()->getArg(0), ctx_);
+      std::string args = "(" + B + ", " + std::to_string(S) + ", " + std::to_string(limit_) + ")";
+      replace(ls.blockSpan.begin.offset, ls.blockSpan.end.offset,
+              "nestor::np::reshape_block" + args + " /* " + cfg_.label + ", was " + ls.block + " */");
+      replace(ls.gridSpan.begin.offset, ls.gridSpan.end.offset,
+              "nestor::np::reshape_grid(" + grid + ", nestor::np::reshape_factor" + args + ") /* was " + ls.grid + " */");
+      continue;
+    }
     BlockShape b = *constantBlock(tu_, id);
+    if (reshape_ > 1) b = BlockShape{masters_, 1, 1};
     std::string nb = cfg_.intra ? "dim3(" + std::to_string(b.x * S) + ", " + std::to_string(b.y) + ", " + std::to_string(b.z) + ")"
                                 : "dim3(" + std::to_string(b.threads()) + ", " + std::to_string(S) + ", 1)";
     replace(ls.blockSpan.begin.offset, ls.blockSpan.end.offset, nb + " /* " + cfg_.label + ", was " + ls.block + " */");
+    std::string grid = textOf(call->getConfig()->getArg(0), ctx_);
+    if (reshape_ > 1) {
+      grid = "nestor::np::reshape_grid(" + grid + ", " + std::to_string(reshape_) + ")";
+      replace(ls.gridSpan.begin.offset, ls.gridSpan.end.offset, grid + " /* was " + ls.grid + " */");
+    }
     if (poolBytesPerMaster_) {
       // The pool of the arrays moved to global memory, sized for this launch.
-      const CUDAKernelCallExpr *call = tu_.launchExpr(id);
       unsigned rparen = spanOf(call->getRParenLoc(), ctx_).begin.offset;
-      std::string grid = textOf(call->getConfig()->getArg(0), ctx_);
       insert(rparen, std::string(call->getNumArgs() ? ", " : "") + "nestor::np::array_pool<" +
                          std::to_string(poolSite(id)) + ">(dim3(" + grid + "), " + std::to_string(b.threads()) + ", " +
                          std::to_string(poolBytesPerMaster_) + ", \"" + kernel_->name + "\")");

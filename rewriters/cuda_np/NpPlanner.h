@@ -85,6 +85,9 @@ public:
       }
     }
     out.ok = true;
+    if (reshape_ > 1)
+      out.note = "reshapes the launch: " + std::to_string(reshape_) + "x the blocks, " + std::to_string(masters_) +
+                 " masters per block";
     return out;
   }
 
@@ -103,6 +106,12 @@ private:
   const FunctionDecl *fd_ = nullptr;
   const CompoundStmt *body_ = nullptr;
   std::optional<BlockShape> block_; // common block shape, when all launches agree
+  // Launch reshaping (NpReshape.cpp): when the enlarged block would not fit,
+  // each original block becomes reshape_ blocks of masters_ masters.
+  unsigned reshape_ = 1;
+  unsigned masters_ = 0; // masters per block (the original block's threads unless reshaped); 0: blocks differ
+  unsigned limit_ = 1024; // threads per block allowed: 1024 or __launch_bounds__
+  std::set<int> runtimeBlocks_; // launches whose block is known only at run time (enlarged by the runtime)
   std::map<const ForStmt *, const LoopSite *> parallel_;
   std::map<const VarDecl *, bool> masterOnly_; // locals declared at the top level
   std::set<const VarDecl *> liveInAnywhere_;   // outer locals read by some parallel loop
@@ -227,6 +236,13 @@ private:
 
   bool plan();
   bool checkKernelAndLaunches();
+  /// Reshapes the launches so that masters_ x S threads fit `limit`, or fails
+  /// with `tooBig` and the construct that forbids reshaping.
+  bool planReshape(unsigned limit, const std::string &tooBig, const SourceSpan &at);
+  /// Why the kernel's thread identity does not survive reshaping ("" if it does).
+  std::string reshapeBlocker() const;
+  /// Why the launch's run-time block cannot be enlarged at run time ("" if it can).
+  std::string runtimeBlockBlocker(const LaunchSite &ls) const;
   bool chooseParallelLoops();
   bool checkCallees();
   bool planArrays();

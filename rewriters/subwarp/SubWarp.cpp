@@ -54,7 +54,7 @@ public:
     if (!loops::matchMapReduce(tu, l, why, where)) return Applicability::no(why, where);
     loops::NpPlan plan = loops::planNp(tu, t, config(p));
     if (!plan.ok) return Applicability::no(plan.reason, plan.blocker);
-    return Applicability::yes();
+    return Applicability::yes(plan.note);
   }
   llvm::Expected<clang::tooling::Replacements> apply(const AnalyzedTU &tu, const RewriteTarget &t,
                                                      const RewriteParams &p) const override {

@@ -74,8 +74,8 @@ std::vector<RewriteOffer> offersFor(const AnalyzedTU &tu, const RewriteTarget &t
       RewriteOffer o;
       o.rewrite = r;
       o.params = *params;
-      o.title = r->title(*params);
       Applicability a = r->prepare(tu, t, *params);
+      o.title = a.titled(r->title(*params));
       o.applies = a.applies;
       o.reason = a.reason;
       if (!a.applies && a.blocker.valid()) o.reason += llvm::formatv(" (line {0})", a.blocker.begin.line).str();

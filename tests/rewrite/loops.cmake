@@ -50,13 +50,55 @@ nestor_rewrite_case(loops/multidim.np_inter_4 INPUT ${loops_fx}/multidim.cu AT 1
 nestor_rewrite_case(loops/multidim.np_intra_8 INPUT ${loops_fx}/multidim.cu AT 11 APPLY np
   PARAMS slaves=8 np_type=intra ${loops_inc})
 
-# __launch_bounds__(256), 64-thread launch: 4 slaves fit, 8 do not.
+# __launch_bounds__(256), 64-thread launch: 4 slaves fit; with 8 the launch
+# is reshaped (32 masters per block, twice the blocks) to stay within 256.
 nestor_rewrite_case(loops/launch_bounds.np_inter_4 INPUT ${loops_fx}/launch_bounds.cu AT 8 APPLY np
   PARAMS slaves=4 np_type=inter ${loops_inc})
 nestor_rewrite_case(loops/launch_bounds.np_intra_2 INPUT ${loops_fx}/launch_bounds.cu AT 8 APPLY np
   PARAMS slaves=2 np_type=intra ${loops_inc})
-nestor_rewrite_refusal(loops.launch_bounds_8 INPUT ${loops_fx}/launch_bounds.cu AT 8 APPLY np
-  PARAMS slaves=8 EXPECT "exceeds __launch_bounds__(256)")
+nestor_rewrite_case(loops/launch_bounds.np_inter_8 INPUT ${loops_fx}/launch_bounds.cu AT 8 APPLY np
+  PARAMS slaves=8 np_type=inter ${loops_inc})
+nestor_rewrite_case(loops/launch_bounds.np_intra_16 INPUT ${loops_fx}/launch_bounds.cu AT 8 APPLY np
+  PARAMS slaves=16 np_type=intra ${loops_inc})
+
+# Launch reshaping (issue 11): a 256-thread CSR SpMV launch (constant block)
+# and one whose block is chosen at run time (nestor::np::reshape_block).
+foreach(cfg np_inter_8 np_intra_16 np_intra_32)
+  string(REPLACE "_" ";" parts ${cfg})
+  list(GET parts 1 type)
+  list(GET parts 2 s)
+  nestor_rewrite_case(loops/reshape_spmv.${cfg} INPUT ${loops_fx}/reshape_spmv.cu AT 11 APPLY np
+    PARAMS slaves=${s} np_type=${type} ${loops_inc})
+endforeach()
+foreach(w 8 16 32)
+  nestor_rewrite_case(loops/reshape_spmv.subwarp_${w} INPUT ${loops_fx}/reshape_spmv.cu AT 11 APPLY subwarp
+    PARAMS width=${w} ${loops_inc})
+  nestor_rewrite_case(loops/reshape_spmv.rt_subwarp_${w} INPUT ${loops_fx}/reshape_spmv.cu AT 20 APPLY subwarp
+    PARAMS width=${w} ${loops_inc})
+endforeach()
+nestor_rewrite_case(loops/reshape_spmv.rt_np_intra_16 INPUT ${loops_fx}/reshape_spmv.cu AT 20 APPLY np
+  PARAMS slaves=16 np_type=intra ${loops_inc})
+# TMV (64-thread blocks) with 32 slaves: 2048 threads, reshaped to 32 masters.
+nestor_rewrite_case(loops/tmv.np_inter_32 INPUT ${loops_fx}/tmv.cu AT 10 APPLY np
+  PARAMS slaves=32 np_type=inter ${loops_inc})
+nestor_rewrite_case(loops/tmv.np_intra_32 INPUT ${loops_fx}/tmv.cu AT 10 APPLY np
+  PARAMS slaves=32 np_type=intra ${loops_inc})
+# Where the thread identity would not survive reshaping: refused, with the construct.
+set(reshape_fx ${loops_fx}/reshape_refusals.cu)
+nestor_rewrite_refusal(loops.reshape_shared INPUT ${reshape_fx} AT 11 APPLY np PARAMS slaves=8
+  EXPECT "'tile' is __shared__ memory sized for the original block (line 7)")
+nestor_rewrite_refusal(loops.reshape_block_index INPUT ${reshape_fx} AT 18 APPLY np PARAMS slaves=8
+  EXPECT "blockIdx.x is used other than in blockIdx.x * blockDim.x + threadIdx.x (line 19)")
+nestor_rewrite_refusal(loops.reshape_grid_dim INPUT ${reshape_fx} AT 25 APPLY np PARAMS slaves=8 np_type=intra
+  EXPECT "gridDim.x is read (line 26)")
+nestor_rewrite_refusal(loops.reshape_2d_block INPUT ${reshape_fx} AT 32 APPLY np PARAMS slaves=8
+  EXPECT "the block (32, 8, 1) is not one-dimensional")
+nestor_rewrite_refusal(loops.reshape_runtime_inter INPUT ${reshape_fx} AT 39 APPLY np PARAMS slaves=8 np_type=inter
+  EXPECT "inter-warp NP needs the block at compile time")
+nestor_rewrite_refusal(loops.reshape_runtime_side_effect INPUT ${reshape_fx} AT 46 APPLY np PARAMS slaves=8
+  np_type=intra EXPECT "the launch configuration has side effects")
+nestor_rewrite_refusal(loops.reshape_multidim_16 INPUT ${loops_fx}/multidim.cu AT 11 APPLY np PARAMS slaves=16
+  EXPECT "is not one-dimensional")
 
 # Scan, last-iteration live-out, and a local array in shared memory.
 nestor_rewrite_case(loops/scan.np_inter_4 INPUT ${loops_fx}/scan.cu AT 11 APPLY np
@@ -110,8 +152,6 @@ nestor_rewrite_refusal(loops.block_too_big INPUT ${loops_fx}/refusals.cu AT 15 A
   EXPECT "2048 > 1024")
 nestor_rewrite_refusal(loops.shuffle_in_kernel INPUT ${loops_fx}/refusals.cu AT 22 APPLY np PARAMS slaves=2
   EXPECT "__shfl_down_sync")
-nestor_rewrite_refusal(loops.tmv_32_slaves INPUT ${loops_fx}/tmv.cu AT 10 APPLY np PARAMS slaves=32
-  EXPECT "2048 > 1024")
 nestor_rewrite_refusal(loops.cte_uniform_trip INPUT ${loops_fx}/tmv.cu AT 11 APPLY cte
   EXPECT "not irregular")
 nestor_rewrite_refusal(loops.subwarp_uniform_trip INPUT ${loops_fx}/refusals.cu AT 29 APPLY subwarp

@@ -10,10 +10,13 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 
 namespace clang {
 class CallExpr;
+class DeclRefExpr;
+class Expr;
 class Decl;
 class FunctionDecl;
 class ValueDecl;
@@ -70,6 +73,15 @@ bool inCooperativeGroups(const clang::Decl *d);
 bool isThreadIdBuiltin(const clang::ValueDecl *d);
 /// A reference to the builtin variable `name` (e.g. "threadIdx").
 bool isBuiltinVar(const clang::VarDecl *vd, llvm::StringRef name);
+
+/// One component of a thread-id builtin, as written: `blockIdx.x`.
+struct BuiltinComponent {
+  std::string builtin; ///< "threadIdx", "blockIdx", "blockDim", "gridDim"
+  char axis = 0;       ///< 'x', 'y' or 'z'
+  const clang::DeclRefExpr *ref = nullptr; ///< the reference to the builtin variable
+};
+/// `e` (through parentheses and casts) read as a builtin component, if it is one.
+std::optional<BuiltinComponent> builtinComponent(const clang::Expr *e);
 
 // ---- calls -------------------------------------------------------------------
 

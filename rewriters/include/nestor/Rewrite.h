@@ -41,8 +41,13 @@ struct Applicability {
   bool applies = false;
   std::string reason;  ///< why not, one line
   SourceSpan blocker;  ///< the construct that blocks it, when there is one
-  static Applicability yes() { return {true, "", {}}; }
-  static Applicability no(std::string reason, SourceSpan at = {}) { return {false, std::move(reason), std::move(at)}; }
+  /// When it applies: what else it changes that the title does not say
+  /// (e.g. "reshapes the launch: 2x the blocks, 32 masters per block").
+  std::string note;
+  static Applicability yes(std::string note = "") { return {true, "", {}, std::move(note)}; }
+  static Applicability no(std::string reason, SourceSpan at = {}) { return {false, std::move(reason), std::move(at), ""}; }
+  /// `title`, with the note when there is one: what a code action or --list shows.
+  std::string titled(const std::string &title) const { return note.empty() ? title : title + " (" + note + ")"; }
 };
 
 class Rewrite {

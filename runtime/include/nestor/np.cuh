@@ -346,6 +346,45 @@ __device__ interleaved_array<T> global_array_at(void* pool, unsigned long long o
   return global_array<Group>(reinterpret_cast<T*>(region), n);
 }
 
+// ---- host side: launch reshaping
+//
+// When the enlarged block would exceed 1024 threads (or __launch_bounds__),
+// the rewriter keeps the work per master and puts fewer masters in each
+// block: a block of M threads becomes `factor` blocks of M / factor masters,
+// so the grid has `factor` times the blocks in x and every original thread
+// index blockIdx.x * M + threadIdx.x still exists exactly once.
+__host__ __device__ inline dim3 reshape_grid(dim3 grid, unsigned factor) {
+  return dim3(grid.x * factor, grid.y, grid.z);
+}
+
+// Run-time blocks (intra-warp groups read their shape from blockDim): the
+// most masters per block that divide the original block of `block` threads
+// and fit `limit` threads with `slaves` slaves each; 0 when not even one does.
+__host__ __device__ inline unsigned reshape_masters(unsigned block, unsigned slaves, unsigned limit) {
+  for (unsigned m = block; m >= 1; --m)
+    if (block % m == 0 && (unsigned long long)m * slaves <= limit) return m;
+  return 0;
+}
+
+// The enlarged block of a launch whose original block is `block` threads.
+// Stops the program with the reason when no block fits (a launch with an
+// invalid configuration would otherwise fail later, far from its cause).
+inline dim3 reshape_block(unsigned block, unsigned slaves, unsigned limit) {
+  unsigned m = block ? reshape_masters(block, slaves, limit) : 0;
+  if (m == 0) {
+    std::fprintf(stderr, "nestor::np::reshape_block: a block of %u threads with %u slaves per thread cannot fit %u threads\n",
+                 block, slaves, limit);
+    std::abort();
+  }
+  return dim3(m * slaves, 1, 1);
+}
+
+// How many blocks each original block becomes (pass to reshape_grid).
+inline unsigned reshape_factor(unsigned block, unsigned slaves, unsigned limit) {
+  unsigned m = block ? reshape_masters(block, slaves, limit) : 0;
+  return m ? block / m : 1;
+}
+
 // ---- host side: the pool behind NESTOR_NP_ARRAY_GLOBAL_AT
 //
 // One device buffer per launch site (Site), host thread and device, grown on

@@ -41,18 +41,10 @@ bool containsLoad(const Stmt *s) {
 }
 
 bool isThreadIdxX(const Expr *e) {
-  e = e->IgnoreParenImpCasts();
-  if (auto *pr = dyn_cast<MSPropertyRefExpr>(e)) {
-    if (auto *vd = referencedVar(pr->getBaseExpr()))
-      return isBuiltinVar(vd, "threadIdx") && pr->getPropertyDecl()->getName().contains("x");
-  }
-  if (auto *call = dyn_cast<CallExpr>(e)) { // property getter call form
-    if (auto *me = dyn_cast<MemberExpr>(call->getCallee()->IgnoreParenImpCasts()))
-      if (auto *vd = referencedVar(me->getBase()))
-        return isBuiltinVar(vd, "threadIdx") && me->getMemberDecl()->getName().contains("x");
-  }
-  if (auto *pse = dyn_cast<PseudoObjectExpr>(e)) return isThreadIdxX(pse->getSyntacticForm());
-  return false;
+  // threadIdx.x is a property of a builtin variable; CudaSemantics reads its
+  // every spelling (through the PseudoObjectExpr clang wraps it in).
+  auto c = cuda::builtinComponent(e);
+  return c && c->builtin == "threadIdx" && c->axis == 'x';
 }
 
 void additiveTerms(const Expr *e, std::vector<const Expr *> &out) {

@@ -49,10 +49,11 @@ private:
   template <class Walk>
   void walkIndices(const clang::ArraySubscriptExpr *as, int nested, bool cond, Walk &walk);
   void recordAccess(const clang::ArraySubscriptExpr *as, bool isWrite, const std::set<const clang::VarDecl *> &derived,
-                    LoopSite &loop);
+                    const clang::VarDecl *iv, LoopSite &loop);
 
   // ---- launches (LaunchAnalysis.cpp)
   void analyzeLaunch(const clang::CUDAKernelCallExpr *kc, const Context &ctx);
+  std::optional<uint64_t> constantCount(const clang::Expr *e) const;
 
   AnalyzedTU &tu_;
   clang::ASTContext &ctx_;

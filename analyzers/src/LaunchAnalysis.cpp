@@ -44,6 +44,8 @@ void FunctionScanner::analyzeLaunch(const CUDAKernelCallExpr *kc, const Context 
   l.block = block ? textOf(stripConversions(block), ctx_) : "";
   l.sharedMem = shm ? textOf(stripConversions(shm), ctx_) : "";
   l.stream = stream ? textOf(stripConversions(stream), ctx_) : "";
+  l.gridValue = constantCount(grid);
+  l.blockValue = constantCount(block);
   if (grid) l.gridSpan = spanOf(stripConversions(grid), ctx_);
   if (block) l.blockSpan = spanOf(stripConversions(block), ctx_);
   if (cfg) l.configSpan = spanOf(SourceRange(cfg->getBeginLoc(), cfg->getEndLoc()), ctx_);
@@ -57,6 +59,30 @@ void FunctionScanner::analyzeLaunch(const CUDAKernelCallExpr *kc, const Context 
   tu_.launchNodes[l.id] = kc;
   tu_.model().launches.push_back(std::move(l));
 }
+// x * y * z of a launch dimension that is a compile-time constant: an integer
+// or a dim3 whose written arguments are all constants.
+std::optional<uint64_t> FunctionScanner::constantCount(const Expr *e) const {
+  if (!e) return std::nullopt;
+  e = e->IgnoreParenImpCasts();
+  while (auto *mt = dyn_cast<MaterializeTemporaryExpr>(e)) e = mt->getSubExpr()->IgnoreParenImpCasts();
+  if (auto *fc = dyn_cast<CXXFunctionalCastExpr>(e)) e = fc->getSubExpr()->IgnoreParenImpCasts();
+  if (auto *ce = dyn_cast<CXXConstructExpr>(e)) {
+    if (ce->getNumArgs() == 1 && ce->getConstructor()->isCopyOrMoveConstructor()) return constantCount(ce->getArg(0));
+    uint64_t product = 1;
+    for (const Expr *a : ce->arguments()) {
+      if (isa<CXXDefaultArgExpr>(a)) continue;
+      auto v = constantCount(a);
+      if (!v) return std::nullopt;
+      product *= *v;
+    }
+    return product;
+  }
+  Expr::EvalResult r;
+  if (e->isValueDependent() || !e->getType()->isIntegerType() || !e->EvaluateAsInt(r, ctx_)) return std::nullopt;
+  if (r.Val.getInt().isNegative()) return std::nullopt;
+  return r.Val.getInt().getZExtValue();
+}
+
 void judgeLaunches(AnalyzedTU &tu, FunctionIndex &index) {
   ASTContext &ctx = tu.astContext();
   FileModel &model = tu.model();

@@ -232,8 +232,8 @@ void FunctionScanner::summarizeBody(const Stmt *loopStmt, const Stmt *body, cons
           return;
         }
         if (auto *as = dyn_cast<ArraySubscriptExpr>(lhs)) {
-          recordAccess(as, true, derived, loop);
-          if (bo->isCompoundAssignmentOp()) recordAccess(as, false, derived, loop);
+          recordAccess(as, true, derived, iv, loop);
+          if (bo->isCompoundAssignmentOp()) recordAccess(as, false, derived, iv, loop);
           // Scan candidate: out[i] = s, after the update (inclusive) or
           // before it (exclusive order).
           if (auto *rv = referencedVar(bo->getRHS()); rv && outerScalar(rv)) noteUse(rv).storedToArray = true;
@@ -256,15 +256,15 @@ void FunctionScanner::summarizeBody(const Stmt *loopStmt, const Stmt *body, cons
           return;
         }
         if (auto *as = dyn_cast<ArraySubscriptExpr>(uo->getSubExpr()->IgnoreParenImpCasts())) {
-          recordAccess(as, true, derived, loop);
-          recordAccess(as, false, derived, loop);
+          recordAccess(as, true, derived, iv, loop);
+          recordAccess(as, false, derived, iv, loop);
           walkIndices(as, nestedLoops, conditional, walk);
           return;
         }
       }
     }
     if (auto *as = dyn_cast<ArraySubscriptExpr>(s)) {
-      recordAccess(as, false, derived, loop);
+      recordAccess(as, false, derived, iv, loop);
       walkIndices(as, nestedLoops, conditional, walk);
       return;
     }
@@ -373,7 +373,7 @@ void FunctionScanner::walkIndices(const ArraySubscriptExpr *as, int nested, bool
 }
 
 void FunctionScanner::recordAccess(const ArraySubscriptExpr *as, bool isWrite, const std::set<const VarDecl *> &derived,
-                  LoopSite &loop) {
+                                   const VarDecl *iv, LoopSite &loop) {
   std::vector<const Expr *> indices;
   const Expr *root = arrayRoot(as, indices);
   ArrayAccess a;
@@ -389,6 +389,13 @@ void FunctionScanner::recordAccess(const ArraySubscriptExpr *as, bool isWrite, c
     a.indirect |= containsLoad(idx);
   }
   if (!indices.empty()) a.threadContiguous = isThreadLinear(indices.back());
+  // Unit stride along the loop: the induction variable itself is a term of
+  // the innermost index and the loop steps by one (CSR `val[e]`, `a[row * m + j]`).
+  if (!indices.empty() && iv && loop.stepAmount == "1" && !a.indirect) {
+    std::vector<const Expr *> terms;
+    additiveTerms(indices.back(), terms);
+    for (const Expr *t : terms) a.inductionContiguous |= referencedVar(t) == iv;
+  }
   // One entry per (array, index, direction).
   for (const auto &e : loop.accesses)
     if (e.array == a.array && e.index == a.index && e.isWrite == a.isWrite) return;

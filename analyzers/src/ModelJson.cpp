@@ -101,6 +101,7 @@ Value toJSON(const LoopSite &l, const FileModel &m) {
                          {"depends_on_induction", a.dependsOnInduction},
                          {"indirect", a.indirect},
                          {"thread_contiguous", a.threadContiguous},
+                         {"induction_contiguous", a.inductionContiguous},
                          {"memory", a.memorySpace},
                          {"line", a.span.begin.line}});
   o["accesses"] = std::move(acc);
@@ -123,6 +124,8 @@ Value toJSON(const LaunchSite &l) {
   o["child"] = l.child;
   o["grid"] = l.grid;
   o["block"] = l.block;
+  o["grid_value"] = l.gridValue ? Value(int64_t(*l.gridValue)) : Value(nullptr);
+  o["block_value"] = l.blockValue ? Value(int64_t(*l.blockValue)) : Value(nullptr);
   o["shared_mem"] = l.sharedMem;
   o["stream"] = l.stream;
   o["args"] = strings(l.args);

@@ -91,6 +91,10 @@ struct ArrayAccess {
   /// Consecutive threads touch consecutive elements (threadIdx.x appears with
   /// unit stride): the access coalesces across a warp.
   bool threadContiguous = false;
+  /// Consecutive iterations touch consecutive elements (the induction
+  /// variable is a unit-stride term of the innermost index, no gather): the
+  /// access coalesces when the loop's iterations go to consecutive lanes.
+  bool inductionContiguous = false;
   std::string memorySpace;         ///< "global", "shared", "local", "constant" or "unknown"
   SourceSpan span;
 };
@@ -215,6 +219,9 @@ struct LaunchSite {
   std::string parent;     ///< enclosing function
   std::string child;      ///< launched kernel
   std::string grid, block, sharedMem, stream; ///< texts ("" when absent)
+  /// Blocks in the grid and threads per block (x * y * z) when they are
+  /// compile-time constants.
+  std::optional<uint64_t> gridValue, blockValue;
   SourceSpan gridSpan, blockSpan;
   std::vector<std::string> args;
   std::optional<std::string> threads; ///< inferred child thread count (thesis §3.1.3)

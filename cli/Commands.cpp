@@ -3,6 +3,7 @@
 
 #include "nestor/Analysis.h"
 #include "nestor/Lint.h"
+#include "nestor/MappingAdvisor.h"
 #include "nestor/ModelJson.h"
 #include "nestor/Rule.h"
 
@@ -152,8 +153,28 @@ int runAnalyze(const std::optional<std::vector<std::string>> &compileFlags) {
     const FileModel &m = (*tu)->model();
     if (!m.droppedFlags.empty())
       errs() << "note: " << file << ": dropped flags clang does not take: " << join(m.droppedFlags, ", ") << "\n";
+    // The mapping model reads .nestor.yaml's `mapping:` (sizes, GPU, pins).
+    MappingConfig mappingConfig;
+    if (auto path = findConfigFor(file)) {
+      auto cfg = loadConfig(*path);
+      if (!cfg) {
+        errs() << "error: " << toString(cfg.takeError()) << "\n";
+        rc = 2;
+        continue;
+      }
+      mappingConfig = cfg->mapping;
+    }
+    std::vector<MappingAdvice> advice;
+    for (const LoopSite &l : m.loops)
+      if (auto a = adviseMappings(**tu, mappingConfig, {RewriteTarget::Kind::Loop, l.id})) advice.push_back(std::move(*a));
+    for (const LaunchSite &l : m.launches)
+      if (auto a = adviseMappings(**tu, mappingConfig, {RewriteTarget::Kind::Launch, l.id})) advice.push_back(std::move(*a));
     if (Json) {
-      models.push_back(toJSON(m));
+      json::Value model = toJSON(m);
+      json::Array mappings;
+      for (const MappingAdvice &a : advice) mappings.push_back(toJSON(a));
+      model.getAsObject()->try_emplace("mappings", std::move(mappings));
+      models.push_back(std::move(model));
       continue;
     }
     outs() << m.file << "\n";
@@ -167,6 +188,17 @@ int runAnalyze(const std::optional<std::vector<std::string>> &compileFlags) {
       outs() << formatv("  launch line {0}: {1} -> {2} ({3}), threads {4}, {5}\n", l.span.begin.line, l.parent, l.child,
                         l.deviceSide ? "device-side" : "host", l.threads.value_or("unknown"),
                         l.serializable ? "serialisable" : "not serialisable");
+    for (const MappingAdvice &a : advice) {
+      outs() << formatv("  mapping of the {0} at line {1}: {2}\n", a.target.isLaunch ? "launch" : "loop", a.target.line,
+                        explainBest(a.target));
+      if (const AdvisedMapping *r = a.bestRealisable())
+        for (const Realisation &re : r->realisations)
+          if (re.applies) {
+            outs() << formatv("    best a rewrite makes: #{0} {1} ({2}{3})\n", r->rank, r->mapping->id, re.command(),
+                              re.note.empty() ? "" : ", " + re.note);
+            break;
+          }
+    }
   }
   if (Json) outs() << formatv("{0:2}", json::Value(models.size() == 1 ? std::move(models[0]) : json::Value(std::move(models)))) << "\n";
   return rc;

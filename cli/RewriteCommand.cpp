@@ -9,11 +9,14 @@
 #include "Options.h"
 
 #include "nestor/Analysis.h"
+#include "nestor/Config.h"
+#include "nestor/MappingAdvisor.h"
 #include "nestor/Rewrite.h"
 #include "nestor/planner/Compose.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
@@ -102,20 +105,64 @@ int runRewrite(const std::optional<std::vector<std::string>> &compileFlags) {
   }
 
   if (RewriteList) {
+    // The applicable variants in the mapping model's order (docs/mapping.md),
+    // then the rest; variants the model does not rank keep the rewrites' order.
+    MappingConfig mappingConfig;
+    if (auto path = findConfigFor(file)) {
+      auto cfg = loadConfig(*path);
+      if (!cfg) {
+        errs() << "error: " << toString(cfg.takeError()) << "\n";
+        return 2;
+      }
+      mappingConfig = cfg->mapping;
+    }
+    struct Line {
+      unsigned rank;  // static rank; UINT_MAX when unranked
+      bool applies;
+      size_t order;
+      std::string text;
+    };
+    std::vector<Line> lines;
+    std::map<int, std::optional<MappingAdvice>> advice; // by target kind
     for (const Rewrite *r : allRewrites()) {
       auto target = targetAtLine((*tu)->model(), r->targetKind(), line);
       if (!target) {
-        outs() << r->id() << ": no " << (r->targetKind() == RewriteTarget::Kind::Loop ? "loop" : "launch")
-               << " at line " << line << "\n";
+        lines.push_back({UINT_MAX, false, lines.size(),
+                         std::string(r->id()) + ": no " +
+                             (r->targetKind() == RewriteTarget::Kind::Loop ? "loop" : "launch") + " at line " +
+                             std::to_string(line)});
         continue;
       }
+      int kind = int(target->kind);
+      if (!advice.count(kind)) advice[kind] = adviseMappings(**tu, mappingConfig, *target);
       for (const nestor::RewriteParams &v : r->variants()) {
         Applicability a = r->prepare(**tu, *target, v);
-        outs() << r->id() << " [" << a.titled(r->title(v)) << "]: "
-               << (a.applies ? "applies" : "not offered: " + a.reason + (a.blocker.valid() ? " (line " + std::to_string(a.blocker.begin.line) + ")" : ""))
-               << "\n";
+        unsigned rank = UINT_MAX;
+        std::string ranked;
+        if (a.applies && advice[kind]) {
+          auto resolved = resolveParams(*r, v);
+          if (!resolved) consumeError(resolved.takeError());
+          else if (const AdvisedMapping *m = advice[kind]->forSteps({{r->id(), *resolved}})) {
+            rank = m->rank;
+            ranked = formatv(" (static rank {0} of {1}, score {2:P0}: {3})", m->rank, advice[kind]->advised.size(),
+                             m->mapping->score, m->mapping->id)
+                         .str();
+          }
+        }
+        lines.push_back({rank, a.applies, lines.size(),
+                         std::string(r->id()) + " [" + a.titled(r->title(v)) + "]: " +
+                             (a.applies ? "applies" + ranked
+                                        : "not offered: " + a.reason +
+                                              (a.blocker.valid() ? " (line " + std::to_string(a.blocker.begin.line) + ")" : ""))});
       }
     }
+    std::stable_sort(lines.begin(), lines.end(), [](const Line &a, const Line &b) {
+      if (a.applies != b.applies) return a.applies;
+      return a.rank < b.rank;
+    });
+    for (const Line &l : lines) outs() << l.text << "\n";
+    for (auto &[kind, a] : advice)
+      if (a) outs() << "mapping model: " << explainBest(a->target) << "\n";
     return 0;
   }
 

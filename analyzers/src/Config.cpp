@@ -7,10 +7,20 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/YAMLTraits.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace {
+struct RawMapping {
+  std::string gpu;
+  std::optional<unsigned> sms, threadsPerSm, registersPerThread;
+  std::optional<double> defaultTrip, defaultThreads, skew, launchCost;
+  std::map<std::string, std::string> sizes, weights, pin;
+};
 struct RawConfig {
   std::map<std::string, std::string> rules;
   nestor::ProfileConfig profile;
+  RawMapping mapping;
 };
 } // namespace
 
@@ -34,10 +44,26 @@ template <> struct MappingTraits<nestor::ProfileConfig> {
     io.mapOptional("timeout", p.timeoutSeconds);
   }
 };
+template <> struct MappingTraits<RawMapping> {
+  static void mapping(IO &io, RawMapping &m) {
+    io.mapOptional("gpu", m.gpu);
+    io.mapOptional("sms", m.sms);
+    io.mapOptional("threads_per_sm", m.threadsPerSm);
+    io.mapOptional("registers_per_thread", m.registersPerThread);
+    io.mapOptional("default_trip", m.defaultTrip);
+    io.mapOptional("default_threads", m.defaultThreads);
+    io.mapOptional("skew", m.skew);
+    io.mapOptional("launch_cost", m.launchCost);
+    io.mapOptional("sizes", m.sizes);
+    io.mapOptional("weights", m.weights);
+    io.mapOptional("pin", m.pin);
+  }
+};
 template <> struct MappingTraits<RawConfig> {
   static void mapping(IO &io, RawConfig &c) {
     io.mapOptional("rules", c.rules);
     io.mapOptional("profile", c.profile);
+    io.mapOptional("mapping", c.mapping);
   }
 };
 } // namespace llvm::yaml
@@ -70,6 +96,85 @@ Severity Config::severityOf(const std::string &rule, Severity fallback) const {
   return it != rules.end() && it->second.severity ? *it->second.severity : fallback;
 }
 
+namespace {
+llvm::Error mappingError(llvm::StringRef path, const std::string &what) {
+  return llvm::createStringError("%s: mapping: %s", path.str().c_str(), what.c_str());
+}
+
+std::optional<double> number(const std::string &s) {
+  double v;
+  if (llvm::StringRef(s).trim().getAsDouble(v) || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+llvm::Error readMapping(const RawMapping &raw, llvm::StringRef path, MappingConfig &out) {
+  if (!raw.gpu.empty()) {
+    auto g = gpuTargetNamed(raw.gpu);
+    if (!g) return mappingError(path, "unknown gpu '" + raw.gpu + "' (h100, h200, gh200, a100, l40s, v100, t4; or give sms and threads_per_sm)");
+    out.gpu = *g;
+  }
+  if (raw.sms) {
+    if (*raw.sms == 0) return mappingError(path, "sms must be at least 1");
+    out.gpu.sms = *raw.sms;
+  }
+  if (raw.threadsPerSm) {
+    if (*raw.threadsPerSm < 32) return mappingError(path, "threads_per_sm must be at least 32");
+    out.gpu.threadsPerSm = *raw.threadsPerSm;
+  }
+  auto positive = [&](const std::optional<double> &v, const char *name, double &dst) -> llvm::Error {
+    if (!v) return llvm::Error::success();
+    if (!(*v > 0)) return mappingError(path, std::string(name) + " must be a positive number");
+    dst = *v;
+    return llvm::Error::success();
+  };
+  if (auto e = positive(raw.defaultTrip, "default_trip", out.defaultTrip)) return e;
+  if (auto e = positive(raw.defaultThreads, "default_threads", out.defaultThreads)) return e;
+  if (auto e = positive(raw.launchCost, "launch_cost", out.launchCost)) return e;
+  if (raw.skew) {
+    if (*raw.skew < 0) return mappingError(path, "skew must be >= 0");
+    out.skew = *raw.skew;
+  }
+  if (raw.registersPerThread) {
+    if (*raw.registersPerThread == 0 || *raw.registersPerThread > 255)
+      return mappingError(path, "registers_per_thread must be 1..255");
+    out.registersPerThread = *raw.registersPerThread;
+  }
+  for (auto &[name, text] : raw.sizes) {
+    auto v = number(text);
+    if (!v || *v < 0) return mappingError(path, "sizes: '" + name + "' must be a non-negative number, got '" + text + "'");
+    out.sizes[name] = *v;
+  }
+  std::map<std::string, double *> weights{{"coalescing", &out.weights.coalescing}, {"parallelism", &out.weights.parallelism},
+                                          {"utilisation", &out.weights.utilisation}, {"balance", &out.weights.balance},
+                                          {"combine", &out.weights.combine}, {"launches", &out.weights.launches},
+                                          {"block_size", &out.weights.blockSize}};
+  for (auto &[name, text] : raw.weights) {
+    auto it = weights.find(name);
+    if (it == weights.end())
+      return mappingError(path, "unknown weight '" + name + "' (coalescing, parallelism, utilisation, balance, combine, launches, block_size)");
+    auto v = number(text);
+    if (!v || *v < 0) return mappingError(path, "weight '" + name + "' must be a non-negative number, got '" + text + "'");
+    *it->second = *v;
+  }
+  for (auto &[name, text] : raw.pin) {
+    if (name == "placement") {
+      static const char *known[] = {"sequential", "y", "lanes", "warp-tasks", "child-grid", "threshold", "coarsened", "aggregated"};
+      if (std::find(std::begin(known), std::end(known), text) == std::end(known))
+        return mappingError(path, "pin: unknown placement '" + text + "' (sequential, y, lanes, warp-tasks; launches: child-grid, threshold, coarsened, aggregated)");
+      out.pinPlacement = text;
+      continue;
+    }
+    std::optional<unsigned> *dst = name == "slaves" ? &out.pinSlaves : name == "span" ? &out.pinSpan : name == "split" ? &out.pinSplit : nullptr;
+    if (!dst) return mappingError(path, "pin: unknown key '" + name + "' (placement, slaves, span, split)");
+    auto v = number(text);
+    if (!v || *v < 1 || *v != std::floor(*v) || *v > 1024)
+      return mappingError(path, "pin: '" + name + "' must be a whole number from 1 to 1024, got '" + text + "'");
+    *dst = unsigned(*v);
+  }
+  return llvm::Error::success();
+}
+} // namespace
+
 llvm::Expected<Config> parseConfig(llvm::StringRef text, llvm::StringRef path) {
   RawConfig raw;
   std::string firstError;
@@ -86,6 +191,7 @@ llvm::Expected<Config> parseConfig(llvm::StringRef text, llvm::StringRef path) {
   Config c;
   c.path = path.str();
   c.profile = raw.profile;
+  if (auto err = readMapping(raw.mapping, path, c.mapping)) return std::move(err);
   for (auto &[id, value] : raw.rules) {
     if (!findRule(id))
       return llvm::createStringError("%s: unknown rule '%s' under 'rules'", path.str().c_str(), id.c_str());

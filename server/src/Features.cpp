@@ -2,6 +2,7 @@
 #include "Document.h"
 
 #include "nestor/Inference.h"
+#include "nestor/MappingAdvisor.h"
 #include "nestor/Pragma.h"
 #include "nestor/Rewrite.h"
 #include "nestor/Rule.h"
@@ -160,6 +161,7 @@ std::string loopHover(const Snapshot &s, const LoopSite &l) {
   if (l.pragma >= 0 && size_t(l.pragma) < m.pragmas.size())
     md += "- Annotated with " + code(m.pragmas[size_t(l.pragma)].text.empty() ? "#pragma np" : "#pragma " + m.pragmas[size_t(l.pragma)].text) + "\n";
   md += rewritesMarkdown(*s.tu, RewriteTarget{RewriteTarget::Kind::Loop, l.id});
+  if (auto a = adviseMappings(*s.tu, s.config.mapping, RewriteTarget{RewriteTarget::Kind::Loop, l.id})) md += "\n" + mappingMarkdown(*a);
   return md;
 }
 
@@ -178,6 +180,7 @@ std::string launchHover(const Snapshot &s, const LaunchSite &l) {
     if (l.followedByDeviceSync) md += "- Followed by a device-side `cudaDeviceSynchronize()`\n";
   }
   md += rewritesMarkdown(*s.tu, RewriteTarget{RewriteTarget::Kind::Launch, l.id});
+  if (auto a = adviseMappings(*s.tu, s.config.mapping, RewriteTarget{RewriteTarget::Kind::Launch, l.id})) md += "\n" + mappingMarkdown(*a);
   return md;
 }
 

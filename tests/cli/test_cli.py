@@ -317,6 +317,89 @@ class Rewrite(Workspace):
         self.assertEqual(open(f).read(), TMV)
 
 
+SPMV = """__global__ void spmv(const int *rp, const int *col, const float *val, const float *x, float *y, int rows) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= rows) return;
+  float sum = 0.0f;
+  for (int e = rp[row]; e < rp[row + 1]; ++e)
+    sum += val[e] * x[col[e]];
+  y[row] = sum;
+}
+void run(const int *rp, const int *col, const float *val, const float *x, float *y, int rows) {
+  spmv<<<(rows + 255) / 256, 256>>>(rp, col, val, x, y, rows);
+}
+"""
+
+
+class Mappings(Workspace):
+    """The static mapping model (docs/mapping.md) through the command line."""
+
+    def analyze(self, path):
+        rc, out, err = run("analyze", "--json", path)
+        self.assertEqual(rc, 0, err)
+        return json.loads(out)
+
+    def test_analyze_json_ranks_mappings_with_their_rewrites(self):
+        self.write(".nestor.yaml", 'mapping:\n  sizes: { rows: 262144, "spmv.cu:5": 10 }\n')
+        m = self.analyze(self.write("spmv.cu", SPMV))
+        self.assertEqual(len(m["mappings"]), 1)
+        t = m["mappings"][0]
+        self.assertEqual((t["target"], t["kernel"], t["line"]), ("loop", "spmv", 5))
+        self.assertEqual(t["assumptions"], [], "every size came from .nestor.yaml")
+        ranked = t["ranked"]
+        self.assertEqual([r["rank"] for r in ranked], sorted(r["rank"] for r in ranked))
+        scores = [r["score"] for r in sorted(ranked, key=lambda r: r["rank"])]
+        self.assertEqual(scores, sorted(scores, reverse=True))
+        by_id = {r["id"]: r for r in ranked}
+        # Every mapping a rewrite makes is listed, with the command and prepare()'s verdict.
+        lanes8 = by_id["lanes-8"]
+        self.assertEqual(sorted(r["command"] for r in lanes8["rewrites"]),
+                         ["--apply np --param np_type=intra --param slaves=8", "--apply subwarp --param width=8"])
+        self.assertTrue(all(r["applies"] for r in lanes8["rewrites"]))
+        self.assertTrue(lanes8["reshaped"])
+        self.assertEqual((lanes8["masters_per_block"], lanes8["block_threads"]), (128, 1024))
+        self.assertIn("reshapes the launch", lanes8["rewrites"][0]["note"])
+        self.assertEqual(by_id["warp-tasks"]["rewrites"][0]["command"], "--apply cte --param mode=auto")
+        # The one-thread-per-row original ranks below lanes on an irregular loop.
+        self.assertGreater(lanes8["score"], by_id["sequential"]["score"])
+        for c in lanes8["constraints"]:
+            self.assertTrue(c["why"], c)
+            self.assertIn(c["scope"], ("local", "global"))
+        self.assertIn("coalescing:val[e]", [c["id"] for c in lanes8["constraints"]])
+        self.assertTrue(t["best"])
+
+    def test_sizes_change_the_ranking_and_unknown_ones_are_said(self):
+        m = self.analyze(self.write("spmv.cu", SPMV))
+        t = m["mappings"][0]
+        self.assertEqual(len(t["assumptions"]), 2, t["assumptions"])
+        self.assertIn('"spmv.cu:5"', t["assumptions"][1])
+
+    def test_rewrite_list_follows_the_static_rank(self):
+        self.write(".nestor.yaml", 'mapping:\n  sizes: { rows: 262144, "spmv.cu:5": 10 }\n')
+        f = self.write("spmv.cu", SPMV)
+        rc, out, err = run("rewrite", f, "--at", "5", "--list")
+        self.assertEqual(rc, 0, err)
+        ranks = [int(l.split("static rank ")[1].split()[0]) for l in out.splitlines() if "static rank" in l]
+        self.assertGreater(len(ranks), 10)
+        self.assertEqual(ranks, sorted(ranks))
+        lines = out.splitlines()
+        first_unranked = next(i for i, l in enumerate(lines) if "static rank" not in l)
+        self.assertTrue(all("static rank" not in l for l in lines[first_unranked:]))
+        self.assertTrue(lines[-1].startswith("mapping model: "), lines[-1])
+        # Widths 8-32 are reachable on a 256-thread launch: the launch is reshaped.
+        self.assertRegex(out, r"subwarp \[Sub-warp decomposition, width 32 \(reshapes the launch: 8x the blocks, 32 masters per block\)\]: applies")
+
+    def test_pins_and_a_malformed_mapping_section(self):
+        self.write(".nestor.yaml", "mapping:\n  pin: { placement: y }\n")
+        t = self.analyze(self.write("spmv.cu", SPMV))["mappings"][0]
+        self.assertTrue(all(r["placement"] == "y" for r in t["ranked"]))
+        self.assertTrue(any("mapping.pin" in p["why"] for p in t["pruned"]))
+        self.write(".nestor.yaml", "mapping:\n  gpu: k80\n")
+        rc, _, err = run("analyze", "--json", os.path.join(self.dir, "spmv.cu"))
+        self.assertEqual(rc, 2)
+        self.assertIn("unknown gpu 'k80'", err)
+
+
 class Misc(unittest.TestCase):
     def test_runtime_dir(self):
         rc, out, _ = run("--runtime-dir")

@@ -97,8 +97,16 @@ void expectWellFormed(const AnalyzedTU &tu, const CandidateList &list) {
     EXPECT_NE(c.line, 0u);
     EXPECT_NE(c.rewriteCommand("k.cu").find("--at " + std::to_string(c.line)), std::string::npos);
     if (i > 0) {
+      // The mapping model's score first, then parameter distance and family.
       const Candidate &p = list.candidates[i - 1];
-      EXPECT_LE(std::tie(p.distance, p.familyRank), std::tie(c.distance, c.familyRank)) << "static order broken";
+      EXPECT_LE(std::make_tuple(-p.mappingScore, p.mappingRank, p.distance, p.familyRank),
+                std::make_tuple(-c.mappingScore, c.mappingRank, c.distance, c.familyRank))
+          << "static order broken";
+    }
+    if (c.mappingRank != UINT_MAX) {
+      EXPECT_FALSE(c.mapping.empty());
+      EXPECT_GE(c.mappingScore, 0.0);
+      EXPECT_LE(c.mappingScore, 1.0);
     }
   }
 }
@@ -132,16 +140,15 @@ TEST(Candidates, DynamicParallelismExample) {
     EXPECT_EQ(t128->distance, 0u);
     EXPECT_EQ(t128->steps.front().params.at("threshold"), "128");
   }
-  if (registered("threshold") && registered("coarsen") && registered("aggregate")) {
-    // The thesis' full chain, in composition order, heads the list.
+  if (registered("aggregate")) {
+    // The mapping model ranks every chain (each is a mapping of the child
+    // level); what heads the list removes most device launches: one launch
+    // for the whole grid's children.
     const Candidate &top = list->candidates.front();
-    EXPECT_EQ(top.family, "threshold+coarsen+aggregate");
-    ASSERT_EQ(top.steps.size(), 3u);
-    EXPECT_EQ(top.steps[0].rewrite, "threshold");
-    EXPECT_EQ(top.steps[1].rewrite, "coarsen");
-    EXPECT_EQ(top.steps[2].rewrite, "aggregate");
-    EXPECT_EQ(top.steps[2].params.at("granularity"), "grid");
-    EXPECT_EQ(top.distance, 0u);
+    EXPECT_NE(top.mappingRank, UINT_MAX) << top.id;
+    EXPECT_EQ(top.steps.back().rewrite, "aggregate") << top.id;
+    EXPECT_EQ(top.steps.back().params.at("granularity"), "grid") << top.id;
+    for (const Candidate &c : list->candidates) EXPECT_NE(c.mappingRank, UINT_MAX) << c.id << " is not ranked";
   }
 }
 
@@ -155,13 +162,22 @@ TEST(Candidates, LoopExample) {
   expectWellFormed(*a.tu, *list);
   for (const Candidate &c : list->candidates) EXPECT_EQ(c.target.kind, RewriteTarget::Kind::Loop) << c.id;
   EXPECT_TRUE(list->notes.empty()) << "np-pragma does not apply: the loop has its pragma";
-  auto np = std::find_if(list->candidates.begin(), list->candidates.end(), [](const Candidate &c) { return c.family == "np"; });
-  if (registered("np") && np != list->candidates.end()) {
-    // The pragma names no num_threads / np_type: 4 slaves, inter-warp first.
-    EXPECT_EQ(np->steps.front().params.at("slaves"), "4");
-    EXPECT_EQ(np->steps.front().params.at("np_type"), "inter");
+  if (registered("np")) {
+    // The pragma names no num_threads / np_type: 4 slaves, inter-warp is the
+    // preferred parameter value (distance 0); the mapping model decides the
+    // order, and every CUDA-NP variant is a mapping it ranks.
+    auto np = std::find_if(list->candidates.begin(), list->candidates.end(), [](const Candidate &c) {
+      return c.family == "np" && c.steps.front().params.at("slaves") == "4" && c.steps.front().params.at("np_type") == "inter";
+    });
+    ASSERT_NE(np, list->candidates.end());
     EXPECT_EQ(np->distance, 0u);
-    EXPECT_EQ(list->candidates.front().family, "np") << "uniform trip count: CUDA-NP first";
+    EXPECT_EQ(np->mapping, "y-4");
+    for (const Candidate &c : list->candidates)
+      if (c.family == "np") EXPECT_NE(c.mappingRank, UINT_MAX) << c.id;
+    EXPECT_EQ(list->candidates.front().mappingScore, std::max_element(list->candidates.begin(), list->candidates.end(),
+                                                                       [](const Candidate &a, const Candidate &b) {
+                                                                         return a.mappingScore < b.mappingScore;
+                                                                       })->mappingScore);
   }
 }
 

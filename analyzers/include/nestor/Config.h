@@ -11,8 +11,14 @@
 //     tolerance: 1e-6
 //     repetitions: 20
 //     timeout: 60
+//   mapping:                      # the static mapping model (docs/mapping.md)
+//     gpu: h100
+//     sizes: { n: 65536, "spmv.cu:11": 12 }
+//     weights: { coalescing: 10 }
+//     pin: { placement: lanes }
 #pragma once
 #include "nestor/Finding.h"
+#include "nestor/Mapping.h"
 
 #include "llvm/Support/Error.h"
 
@@ -40,6 +46,7 @@ struct Config {
   std::string path; ///< where it was read from ("" for defaults)
   std::map<std::string, RuleSetting> rules;
   ProfileConfig profile;
+  MappingConfig mapping; ///< `mapping:` (docs/mapping.md)
 
   bool enabled(const std::string &rule) const;
   Severity severityOf(const std::string &rule, Severity fallback) const;

@@ -240,6 +240,10 @@ llvm::Expected<PlanOutput> writePlan(const AnalyzedTU &tu, const AnalysisOptions
                                       {"line", c->line},
                                       {"kernel", c->kernel}}},
                           {"static_rank", c->order + 1},
+                          {"mapping", c->mapping.empty() ? nlohmann::json(nullptr)
+                                                         : nlohmann::json{{"id", c->mapping},
+                                                                          {"rank", c->mappingRank},
+                                                                          {"score", c->mappingScore}}},
                           {"rewrite_command", c->rewriteCommand(sourceRel.generic_string())}}}};
     if (!flags.empty()) v["flags"] = flags;
     variants.push_back(std::move(v));

@@ -4,6 +4,7 @@
 #include "nestor/planner/Planner.h"
 
 #include "nestor/Lint.h"
+#include "nestor/MappingAdvisor.h"
 #include "nestor/planner/Compose.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -174,7 +175,8 @@ std::string joinTitles(const std::vector<CandidateStep> &steps) {
 } // namespace
 
 const char *staticOrderDescription() {
-  return "candidates are ordered by (1) parameter distance: the sum over the chain's rewrites of how far each parameter "
+  return "candidates are ordered by (0) the score of the mapping they realise in the static mapping model "
+         "(docs/mapping.md; .nestor.yaml mapping: sizes, gpu, weights, pins), best first, then by (1) parameter distance: the sum over the chain's rewrites of how far each parameter "
          "is from its preferred value (aggregate: grid granularity; threshold: 128; coarsen: factor 2; CUDA-NP: the "
          "pragma's num_threads/np_type, else 4 slaves inter-warp; otherwise the rewrite's default), then (2) family: "
          "launches T+C+A, T+A, T, A, C+A, T+C, C (thesis Fig. 5.1-5.3); loops with irregular trip counts sub-warp, CTE, "
@@ -235,6 +237,8 @@ llvm::Expected<CandidateList> listCandidates(const AnalyzedTU &tu, const Config 
     size_t enumeration;
   };
   std::vector<Listed> listed;
+  std::vector<std::optional<MappingAdvice>> advice;
+  for (const Target &t : targets) advice.push_back(adviseMappings(tu, config.mapping, t.target));
   for (size_t ti = 0; ti < targets.size(); ++ti) {
     const Target &t = targets[ti];
     const bool launch = t.target.kind == RewriteTarget::Kind::Launch;
@@ -321,9 +325,22 @@ llvm::Expected<CandidateList> listCandidates(const AnalyzedTU &tu, const Config 
     }
   }
 
+  // The mapping model's score first (docs/mapping.md), then the parameter
+  // distance and family for what it does not rank or ties.
+  for (Listed &l : listed) {
+    const std::optional<MappingAdvice> &a = advice[l.targetIndex];
+    if (!a) continue;
+    std::vector<std::pair<std::string, RewriteParams>> steps;
+    for (const CandidateStep &s : l.c.steps) steps.push_back({s.rewrite, s.params});
+    if (const AdvisedMapping *m = a->forSteps(steps)) {
+      l.c.mapping = m->mapping->id;
+      l.c.mappingRank = m->rank;
+      l.c.mappingScore = m->mapping->score;
+    }
+  }
   std::stable_sort(listed.begin(), listed.end(), [](const Listed &a, const Listed &b) {
-    return std::tie(a.c.distance, a.c.familyRank, a.targetIndex, a.enumeration) <
-           std::tie(b.c.distance, b.c.familyRank, b.targetIndex, b.enumeration);
+    return std::make_tuple(-a.c.mappingScore, a.c.mappingRank, a.c.distance, a.c.familyRank, a.targetIndex, a.enumeration) <
+           std::make_tuple(-b.c.mappingScore, b.c.mappingRank, b.c.distance, b.c.familyRank, b.targetIndex, b.enumeration);
   });
   // Ids carry the target's line when there is more than one target, and
   // stay unique when two targets share a line.

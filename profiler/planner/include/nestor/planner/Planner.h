@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <climits>
 #include <functional>
 #include <optional>
 #include <string>
@@ -44,6 +45,11 @@ struct Candidate {
   std::string family;               ///< rewrite ids joined by "+"
   unsigned distance = 0;            ///< sum over steps of the rank of its parameters (0: preferred values)
   unsigned familyRank = 0;          ///< position of the family in the static order
+  /// The mapping this variant realises (nestor/Mapping.h), its rank among the
+  /// target's mappings and its score; empty / UINT_MAX / -1 when unranked.
+  std::string mapping;
+  unsigned mappingRank = UINT_MAX;
+  double mappingScore = -1;
   size_t order = 0;                 ///< position in the static order, 0 = most promising
   /// `nestor rewrite` command line that produces this variant.
   std::string rewriteCommand(const std::string &file) const;

@@ -1,0 +1,146 @@
+// The static mapping model of locality-aware-mapping-of-nested-patterns.md
+// (Lee et al., MICRO'14, sections III-IV), adapted to CUDA kernels.
+//
+// A nested pattern in Nestor's model is one of
+//   - a kernel's threads (level 0) x a loop inside them (level 1), and
+//   - a kernel's threads (level 0) x the child grid each one launches (level 1).
+// A mapping says, per level, which thread dimension it takes, how many
+// threads per block, and its span: Span(1) (one point per thread), Span(n)
+// (n points per thread), Span(all) (the level is covered by the threads of one
+// group, e.g. a loop by S slaves), Split(k) (a Span(all) level that reduces,
+// split over k groups with a combiner, as in the paper's Figure 6c).
+//
+// Hard constraints prune (block size, __launch_bounds__, registers, shared
+// memory, barriers that need a level inside one block); soft constraints score
+// (coalescing, parallelism, lane use, load balance, combining cost, block
+// size), each weighted by how often the code it concerns runs (the trip
+// counts the analysis inferred, or .nestor.yaml `mapping.sizes`). Every score
+// is explained: each constraint says how well the mapping satisfies it and why.
+//
+// The model reads the plain-data FileModel only (no AST), so it is cheap and
+// testable on hand-made models. Which rewrite realises a mapping is the
+// rewriters' business (rewriters/mapping/).
+#pragma once
+#include "nestor/Model.h"
+
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nestor {
+
+/// The GPU the model targets (its occupancy limits).
+struct GpuTarget {
+  std::string name = "h100";
+  unsigned sms = 132;
+  unsigned threadsPerSm = 2048;
+  unsigned maxThreadsPerBlock = 1024;
+  unsigned registersPerSm = 65536;
+  unsigned sharedPerBlock = 48 * 1024; ///< static shared memory per block
+};
+/// h100, h200, gh200, a100, l40s, v100, t4 (case-insensitive).
+std::optional<GpuTarget> gpuTargetNamed(const std::string &name);
+
+/// Intrinsic weights of the soft constraints (the paper's alpha).
+struct MappingWeights {
+  double coalescing = 10;  ///< the paper gives memory coalescing the highest weight
+  double parallelism = 6;
+  double utilisation = 4;  ///< lanes that have work
+  double balance = 4;      ///< irregular trip counts: lanes waiting for the longest
+  double combine = 2;      ///< cost of combining partial results (reductions, Split)
+  double launches = 8;     ///< device-side launch overhead (launch targets)
+  double blockSize = 1;    ///< at least 64 threads and whole warps per block
+};
+
+/// `.nestor.yaml` `mapping:` (docs/mapping.md).
+struct MappingConfig {
+  GpuTarget gpu;
+  MappingWeights weights;
+  double defaultTrip = 1000;          ///< a loop trip count or child size nothing else gives (the paper's default)
+  double defaultThreads = 1 << 20;    ///< a grid size nothing else gives
+  double skew = 0.5;                  ///< load-imbalance growth per doubling of the tasks a warp waits on
+  double launchCost = 100000;         ///< one device launch, in child-thread units (~1 us on Hopper)
+  unsigned registersPerThread = 32;   ///< estimate when ptxas figures are not given
+  /// Values of identifiers in bounds and launch configurations (`n: 65536`),
+  /// and average trip counts of loops by "file:line" (`"spmv.cu:11": 12`).
+  std::map<std::string, double> sizes;
+  /// Hard constraints the user pins: `placement`, `slaves`, `span`, `split`.
+  std::optional<std::string> pinPlacement;
+  std::optional<unsigned> pinSlaves, pinSpan, pinSplit;
+};
+
+/// One level of a mapping.
+struct MappingLevel {
+  std::string what;     ///< "threads of 'tmv'", "loop at line 11 (i)", "child grid of 'child'"
+  std::string dim;      ///< "x", "y", "lanes" (consecutive lanes of x), "serial" (inside one thread)
+  unsigned blockSize = 1; ///< threads per block on this level
+  std::string span;     ///< "1", "n", "all", "split"
+  unsigned factor = 1;  ///< n of Span(n), k of Split(k)
+};
+
+/// One constraint as judged for one mapping.
+struct MappingConstraint {
+  std::string id;         ///< e.g. "coalescing:val[e]", "parallelism"
+  bool hard = false;
+  bool global = false;    ///< scope: the whole nest (global) or one pattern (local)
+  double weight = 0;      ///< alpha x executions (soft)
+  double satisfied = 0;   ///< 0..1 (soft); hard: 1 holds, 0 violated
+  std::string why;
+};
+
+struct Mapping {
+  std::string id;         ///< e.g. "lanes-8", "y-16/span-2", "launch-aggregate-grid"
+  std::string placement;  ///< loops: sequential | y | lanes | warp-tasks; launches: child-grid | serial | threshold | ...
+  unsigned slaves = 1;    ///< threads per outer iteration on the inner level
+  unsigned span = 1;      ///< Span(n) of level 0 (outer iterations per master)
+  unsigned split = 1;     ///< Split(k) of the inner level
+  unsigned mastersPerBlock = 0;
+  unsigned blockThreads = 0;
+  bool reshaped = false;  ///< fewer masters per block than the original block had threads
+  /// Launch targets: threshold T (0: none), coarsening factor, aggregation granularity.
+  unsigned threshold = 0, coarsen = 1;
+  std::string aggregate;
+  std::vector<MappingLevel> levels;
+  double dop = 0;         ///< threads the mapping runs in parallel
+  double score = 0;       ///< sum of weight x satisfied over sum of weights, 0..1
+  std::vector<MappingConstraint> constraints;
+  std::string summary;    ///< one line: the mapping in words
+};
+
+/// A mapping the hard constraints removed, and which one.
+struct PrunedMapping {
+  std::string id;
+  std::string why;
+};
+
+/// The mappings of one nested pattern, best first.
+struct TargetMappings {
+  bool isLaunch = false;
+  int id = -1;              ///< LoopSite::id or LaunchSite::id
+  std::string kernel;
+  unsigned line = 0;
+  std::vector<Mapping> ranked;
+  std::vector<PrunedMapping> pruned;
+  std::vector<std::string> assumptions; ///< sizes the model had to assume
+};
+
+/// The mappings of every nested pattern of the file: loops that can run in
+/// parallel inside kernels, and device-side launches.
+std::vector<TargetMappings> rankMappings(const FileModel &m, const MappingConfig &cfg);
+/// The mappings of one loop (isLaunch false) or launch; nullopt when the
+/// target is not a nested pattern the model ranks.
+std::optional<TargetMappings> rankMappingsOf(const FileModel &m, const MappingConfig &cfg, bool isLaunch, int id);
+
+/// Evaluates an integer expression text (literals, identifiers from `sizes`,
+/// + - * / % and parentheses, casts, dim3(a, b, c) as a product); nullopt when
+/// it has anything else or an unknown name.
+std::optional<double> evaluateSize(const std::string &text, const std::map<std::string, double> &sizes);
+
+/// Short explanation of the best mapping: the two constraints that most
+/// separate it from the runner-up (for hovers and --list).
+std::string explainBest(const TargetMappings &t);
+
+} // namespace nestor

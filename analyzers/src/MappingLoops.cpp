@@ -1,0 +1,254 @@
+// Mappings of a kernel's threads (level 0) x a parallel loop inside them
+// (level 1): the search of Algorithm 1 over placements of the loop (serial in
+// each thread; on the block's y dimension with S slaves; on S consecutive
+// lanes; on the whole warp with dynamic tasks), S, Span(n) of level 0 and
+// Split(k) of a reducing loop; then the hard and soft constraints of Table II,
+// adapted to CUDA (docs/mapping.md).
+#include "MappingParts.h"
+#include "nestor/Inference.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+
+namespace nestor::mapping_detail {
+
+namespace {
+
+struct Shape {
+  std::string placement; // sequential | y | lanes | warp-tasks
+  unsigned slaves = 1;
+};
+
+std::string describe(const Mapping &mp, unsigned originalBlock) {
+  std::string s;
+  if (mp.placement == "sequential") s = "1D: the loop runs serially in each thread";
+  else if (mp.placement == "y")
+    s = "inter-warp: " + std::to_string(mp.slaves) + " slaves on y, block (" + std::to_string(mp.mastersPerBlock) + ", " +
+        std::to_string(mp.slaves) + ")";
+  else if (mp.placement == "lanes")
+    s = "intra-warp: " + std::to_string(mp.slaves) + " consecutive lanes per iteration, block " +
+        std::to_string(mp.blockThreads);
+  else s = "warp tasks (CTE): the warp shares its threads' iterations";
+  if (mp.span > 1) s += ", Span(" + std::to_string(mp.span) + ") outer iterations per master";
+  if (mp.split > 1) s += ", Split(" + std::to_string(mp.split) + ") with a combiner";
+  if (mp.reshaped) s += ", launch reshaped from " + std::to_string(originalBlock) + " threads per block";
+  return s;
+}
+
+bool validPragma(const FileModel &m, const LoopSite &l) {
+  return l.pragma >= 0 && size_t(l.pragma) < m.pragmas.size() && m.pragmas[size_t(l.pragma)].isParallelFor &&
+         m.pragmas[size_t(l.pragma)].valid();
+}
+
+} // namespace
+
+void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, TargetMappings &out) {
+  const Kernel *k = m.findKernel(l.function);
+  if (!k || !k->isGlobal) return;
+  // Only loops whose iterations may run in parallel are nested parallelism.
+  if (!isNpCandidate(l) && !validPragma(m, l)) return;
+  out.kernel = k->name;
+  out.line = l.span.begin.line;
+
+  std::optional<unsigned> block;
+  Count threads = kernelThreads(m, *k, cfg, block, out.assumptions);
+  Count trips = loopTrips(m, l, cfg, out.assumptions);
+  const unsigned B = block.value_or(256);
+  if (!block) out.assumptions.push_back("block of '" + k->name + "' not known at compile time: assumed 256 threads");
+  unsigned limit = cfg.gpu.maxThreadsPerBlock;
+  std::string limitWhy = std::to_string(limit) + " threads per block";
+  if (k->launchBoundsMaxThreadsValue && *k->launchBoundsMaxThreadsValue < limit) {
+    limit = unsigned(*k->launchBoundsMaxThreadsValue);
+    limitWhy = "__launch_bounds__(" + std::to_string(limit) + ")";
+  }
+  if (cfg.registersPerThread > 0 && cfg.gpu.registersPerSm / cfg.registersPerThread < limit) {
+    limit = cfg.gpu.registersPerSm / cfg.registersPerThread;
+    limitWhy = std::to_string(cfg.gpu.registersPerSm) + " registers per SM at " + std::to_string(cfg.registersPerThread) +
+               " per thread";
+  }
+  const bool irregular = l.tripCount == TripCountClass::Irregular;
+  const bool reduces = !l.reductions.empty(), scans = !l.scans.empty();
+  const double N0 = threads.value, T = std::max(1.0, trips.value), E = N0 * T;
+  // In a skewed irregular loop most iterations sit in the long trips: lanes
+  // and combining are judged at the work-weighted trip count (calibrated on
+  // bench/mapping, docs/mapping.md; skew 0 for near-regular data).
+  const double Tw = irregular ? T * (1.0 + cfg.skew * log2of(32)) : T;
+  const MappingWeights &w = cfg.weights;
+  uint64_t staticShared = 0, localBytes = 0;
+  for (const SharedDecl &s : k->shared) staticShared += s.sizeBytes;
+  for (const LocalArray &a : k->localArrays)
+    if (std::find(l.localArrays.begin(), l.localArrays.end(), a.name) != l.localArrays.end()) localBytes += a.sizeBytes;
+
+  std::vector<Shape> shapes{{"sequential", 1}};
+  for (unsigned s : {2u, 4u, 8u, 16u, 32u}) shapes.push_back({"y", s});
+  for (unsigned s : {2u, 4u, 8u, 16u, 32u}) shapes.push_back({"lanes", s});
+  if (irregular && reduces && !scans) shapes.push_back({"warp-tasks", 32});
+
+  for (const Shape &shape : shapes)
+    for (unsigned n : {1u, 2u, 4u, 8u})
+      for (unsigned split : {1u, 2u, 4u, 8u}) {
+        const bool seq = shape.placement == "sequential", tasks = shape.placement == "warp-tasks";
+        // Split(k) exists for a Span(all) level that reduces (the paper's Figure 6c).
+        if (split > 1 && (!reduces || scans || seq || tasks)) continue;
+        Mapping mp;
+        mp.placement = shape.placement;
+        mp.slaves = shape.slaves;
+        mp.span = n;
+        mp.split = split;
+        mp.id = seq ? "sequential" : tasks ? "warp-tasks" : shape.placement + "-" + std::to_string(shape.slaves);
+        if (n > 1) mp.id += "/span-" + std::to_string(n);
+        if (split > 1) mp.id += "/split-" + std::to_string(split);
+        auto prune = [&](std::string why) { out.pruned.push_back({mp.id, std::move(why)}); };
+
+        // ---- hard constraints
+        if (!seq && !l.barriers.empty()) {
+          prune("a barrier in the loop (line " + std::to_string(l.barriers.front().begin.line) +
+                ") needs every thread of the block at it: only the serial loop keeps that");
+          continue;
+        }
+        if (!seq && (l.hasWarpIntrinsics || !k->warpIntrinsics.empty())) {
+          prune("warp intrinsics in '" + k->name + "': spreading the loop changes which threads share a warp");
+          continue;
+        }
+        if (n > 1 && !k->barriers.empty()) {
+          prune("Span(" + std::to_string(n) + ") changes which threads meet at " + k->barriers.front().name + " (line " +
+                std::to_string(k->barriers.front().span.begin.line) + ")");
+          continue;
+        }
+        unsigned masters = B;
+        if (!seq && !tasks && B * shape.slaves > limit) {
+          masters = 0;
+          for (unsigned d = 1; d <= B; ++d)
+            if (B % d == 0 && d * shape.slaves <= limit) masters = d;
+          if (masters == 0) {
+            prune(std::to_string(shape.slaves) + " slaves do not fit " + limitWhy);
+            continue;
+          }
+        }
+        mp.mastersPerBlock = masters;
+        mp.reshaped = masters < B;
+        mp.blockThreads = seq || tasks ? B : masters * shape.slaves;
+        if (seq || tasks) {
+          if (B > limit) {
+            prune("the original block of " + std::to_string(B) + " threads exceeds " + limitWhy);
+            continue;
+          }
+        }
+        hard(mp, "block-limit", true,
+             std::to_string(mp.blockThreads) + " threads per block within " + limitWhy +
+                 (mp.reshaped ? " (reshaped: " + std::to_string(masters) + " masters per block instead of " +
+                                    std::to_string(B) + ")"
+                              : ""));
+        uint64_t shared = staticShared + (!seq && localBytes ? std::min<uint64_t>(localBytes, 384) * masters : 0);
+        if (shared > cfg.gpu.sharedPerBlock) {
+          prune(std::to_string(shared) + " bytes of shared memory per block exceed " +
+                std::to_string(cfg.gpu.sharedPerBlock));
+          continue;
+        }
+        hard(mp, "shared-memory", true, std::to_string(shared) + " bytes of shared memory per block");
+        if (std::string pin = pinViolation(mp, cfg); !pin.empty()) {
+          prune(pin);
+          continue;
+        }
+
+        // ---- the warp's shape: o outer iterations x `lanes` lanes each
+        double o, lanes;
+        if (seq) { o = std::min(32u, B); lanes = 1; }
+        else if (shape.placement == "y") {
+          o = std::min(32u, masters);
+          lanes = masters >= 32 ? 1 : std::min<double>(shape.slaves, 32.0 / masters);
+        } else if (shape.placement == "lanes") { o = 32.0 / shape.slaves; lanes = shape.slaves; }
+        else { o = std::max(1.0, std::min(32.0, std::floor(32.0 / T))); lanes = 32.0 / o; }
+
+        // ---- soft constraints, weighted by how often the code runs
+        unsigned counted = 0;
+        for (const ArrayAccess &a : l.accesses) {
+          if (a.memorySpace == "shared" || a.memorySpace == "local" || a.memorySpace == "constant") continue;
+          if (a.indirect) continue; // a gather costs the same under every mapping
+          if (!a.dependsOnThread && !a.dependsOnInduction) continue; // one address: a broadcast everywhere
+          double eff;
+          std::string how;
+          if (a.threadContiguous && a.inductionContiguous) {
+            eff = 1;
+            how = "contiguous along both levels";
+          } else if (a.threadContiguous) {
+            double runs = a.dependsOnInduction ? lanes : 1;
+            eff = sectorEfficiency(runs, o);
+            how = "contiguous across outer iterations: " + human(runs) + " run(s) of " + human(o) + " per warp";
+          } else if (a.inductionContiguous) {
+            double runs = a.dependsOnThread ? o : 1;
+            eff = sectorEfficiency(runs, lanes);
+            how = "contiguous across loop iterations: " + human(runs) + " run(s) of " + human(lanes) + " per warp";
+          } else {
+            eff = sectorEfficiency(32, 1);
+            how = "strided: 32 runs of 1 per warp";
+          }
+          soft(mp, "coalescing:" + a.array + "[" + a.index + "]", false, w.coalescing, E, eff,
+               how + " -> " + percent(eff) + " of each 32-byte sector used (" + human(E) + " accesses)");
+          ++counted;
+        }
+        (void)counted;
+
+        double dop = seq || tasks ? N0 / n : N0 / n * shape.slaves * split;
+        mp.dop = dop;
+        std::string pwhy;
+        double psat = parallelismSatisfied(dop, cfg.gpu, pwhy);
+        soft(mp, "parallelism", true, w.parallelism, E, psat, pwhy);
+
+        double perGroup = Tw / split;
+        // CTE: every round of 32 fine tasks (one step of loop body per lane)
+        // costs an owner search and a segmented combination, 2 x log2(32)
+        // steps, against about 4 steps of body.
+        const double cteRound = 2 * log2of(32) / 4;
+        double util = seq ? 1.0 : tasks ? 1.0 / (1.0 + cteRound)
+                                        : perGroup / (shape.slaves * std::ceil(perGroup / shape.slaves));
+        soft(mp, "lane-use", false, w.utilisation, E, util,
+             seq ? "one thread per iteration: no idle slaves"
+             : tasks ? "fine tasks packed across the warp, each round of 32 paying an owner search and a segmented "
+                       "combination (~" + human(2 * log2of(32)) + " steps against ~4 of body)"
+                     : human(perGroup) + " iterations over " + std::to_string(shape.slaves) + " lanes: " +
+                           percent(util) + " of lane-steps have work");
+
+        double wait = seq || shape.placement != "warp-tasks" ? o : 1;
+        double bal = irregular ? 1.0 / (1.0 + cfg.skew * log2of(wait) / std::sqrt(double(n))) : 1.0;
+        soft(mp, "load-balance", false, w.balance, E, bal,
+             !irregular ? "trip count " + std::string(spelling(l.tripCount)) + ": every lane waits as long"
+             : tasks    ? "irregular: the warp shares the work of its threads"
+                        : "irregular: a warp waits for the longest of " + human(wait) + " outer iterations" +
+                           (n > 1 ? " (each the sum of " + std::to_string(n) + ")" : ""));
+
+        double comb = 1;
+        std::string cwhy = "nothing to combine";
+        if ((reduces || scans) && !seq) {
+          double c = shape.placement == "y" ? 4 : tasks ? 2 : 1;
+          if (scans) c *= 2;
+          // Slaves combine once per outer iteration; CTE's warp combines
+          // per owner after every round of 32 fine tasks (one per lane).
+          double perLane = tasks ? 1.0 : Tw / (double(shape.slaves) * split);
+          comb = perLane / (perLane + c * log2of(shape.slaves));
+          cwhy = std::string(scans ? "scan" : "reduction") + " over " + std::to_string(shape.slaves) + " lanes (" +
+                 (shape.placement == "y" ? "shared memory and barriers" : tasks ? "segmented per owner, every round" : "shuffles") +
+                 ") against " + human(perLane) + " iteration(s) per lane" + (tasks ? " per round" : "");
+          if (split > 1) {
+            comb *= perLane / (perLane + 8);
+            cwhy += "; Split(" + std::to_string(split) + ") adds a combiner kernel over the partials";
+          }
+        }
+        soft(mp, "combine", false, w.combine, E, comb, cwhy);
+
+        double bs = std::min(1.0, mp.blockThreads / 64.0) * (mp.blockThreads % 32 ? 0.75 : 1.0);
+        soft(mp, "block-size", true, w.blockSize, E, bs,
+             std::to_string(mp.blockThreads) + " threads per block (at least 64, whole warps)");
+
+        mp.levels.push_back({"threads of '" + k->name + "'", "x", seq || tasks ? B : masters, n > 1 ? "n" : "1", n});
+        mp.levels.push_back({"loop at line " + std::to_string(l.span.begin.line) + " (" + l.inductionVar + ")",
+                             seq ? "serial" : shape.placement == "y" ? "y" : "lanes", shape.slaves,
+                             split > 1 ? "split" : "all", split});
+        mp.summary = describe(mp, B);
+        finish(mp);
+        out.ranked.push_back(std::move(mp));
+      }
+}
+
+} // namespace nestor::mapping_detail

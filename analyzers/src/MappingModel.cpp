@@ -1,0 +1,308 @@
+// The mapping model (Mapping.h): GPU targets, sizes, scoring and ranking
+// (Algorithm 1 of locality-aware-mapping-of-nested-patterns.md: candidates
+// that pass the hard constraints are scored by the soft ones; ties go to the
+// higher degree of parallelism).
+#include "MappingParts.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace nestor {
+
+std::optional<GpuTarget> gpuTargetNamed(const std::string &name) {
+  std::string n = llvm::StringRef(name).lower();
+  // SMs and resident threads per SM; registers and static shared memory are
+  // the same on all of these (64K registers per SM, 48 KiB static per block).
+  struct Row { const char *name; unsigned sms, threads; };
+  static const Row rows[] = {{"h100", 132, 2048}, {"h200", 132, 2048}, {"gh200", 132, 2048}, {"a100", 108, 2048},
+                             {"l40s", 142, 1536}, {"v100", 80, 2048},  {"t4", 40, 1024}};
+  for (const Row &r : rows)
+    if (n == r.name) {
+      GpuTarget g;
+      g.name = r.name;
+      g.sms = r.sms;
+      g.threadsPerSm = r.threads;
+      return g;
+    }
+  return std::nullopt;
+}
+
+// ---- sizes ------------------------------------------------------------------
+
+namespace {
+/// Recursive descent over + - * / % ( ) with identifiers, integer literals,
+/// C casts and dim3(...) (a product).
+class SizeParser {
+public:
+  SizeParser(llvm::StringRef text, const std::map<std::string, double> &sizes) : s_(text), sizes_(sizes) {}
+  std::optional<double> parse() {
+    auto v = sum();
+    skip();
+    if (!v || i_ != s_.size()) return std::nullopt;
+    return v;
+  }
+
+private:
+  void skip() { while (i_ < s_.size() && std::isspace((unsigned char)s_[i_])) ++i_; }
+  bool eat(char c) {
+    skip();
+    if (i_ < s_.size() && s_[i_] == c) { ++i_; return true; }
+    return false;
+  }
+  std::optional<double> sum() {
+    auto v = product();
+    while (v) {
+      if (eat('+')) { auto r = product(); if (!r) return std::nullopt; *v += *r; }
+      else if (eat('-')) { auto r = product(); if (!r) return std::nullopt; *v -= *r; }
+      else break;
+    }
+    return v;
+  }
+  std::optional<double> product() {
+    auto v = unary();
+    while (v) {
+      if (eat('*')) { auto r = unary(); if (!r) return std::nullopt; *v *= *r; }
+      else if (eat('/')) {
+        auto r = unary();
+        if (!r || *r == 0) return std::nullopt;
+        *v = std::floor(*v / *r); // integer division, as the source computes it
+      } else if (eat('%')) {
+        auto r = unary();
+        if (!r || *r == 0) return std::nullopt;
+        *v = std::fmod(*v, *r);
+      } else break;
+    }
+    return v;
+  }
+  std::optional<double> unary() {
+    if (eat('-')) { auto v = unary(); return v ? std::optional<double>(-*v) : std::nullopt; }
+    if (eat('+')) return unary();
+    skip();
+    size_t save = i_;
+    if (eat('(')) {
+      // A cast `(long long)x` or `(unsigned)x`: type words, then ')'.
+      size_t j = i_;
+      std::string word;
+      bool typeWords = true, any = false;
+      while (j < s_.size() && s_[j] != ')') {
+        if (std::isalpha((unsigned char)s_[j]) || s_[j] == '_') {
+          size_t b = j;
+          while (j < s_.size() && (std::isalnum((unsigned char)s_[j]) || s_[j] == '_')) ++j;
+          llvm::StringRef w = s_.slice(b, j);
+          typeWords &= w == "int" || w == "long" || w == "unsigned" || w == "size_t" || w == "short" ||
+                       w == "signed" || w == "int64_t" || w == "uint64_t" || w == "int32_t" || w == "uint32_t";
+          any = true;
+        } else if (std::isspace((unsigned char)s_[j])) {
+          ++j;
+        } else {
+          typeWords = false;
+          break;
+        }
+      }
+      if (typeWords && any && j < s_.size() && s_[j] == ')') {
+        i_ = j + 1;
+        return unary();
+      }
+      i_ = save;
+      eat('(');
+      auto v = sum();
+      if (!v || !eat(')')) return std::nullopt;
+      return v;
+    }
+    if (i_ < s_.size() && std::isdigit((unsigned char)s_[i_])) {
+      size_t b = i_;
+      while (i_ < s_.size() && std::isalnum((unsigned char)s_[i_])) ++i_; // 64, 64u, 0x40
+      llvm::StringRef lit = s_.slice(b, i_).rtrim("uUlL");
+      unsigned long long v;
+      if (lit.getAsInteger(0, v)) return std::nullopt;
+      return double(v);
+    }
+    if (i_ < s_.size() && (std::isalpha((unsigned char)s_[i_]) || s_[i_] == '_')) {
+      size_t b = i_;
+      while (i_ < s_.size() && (std::isalnum((unsigned char)s_[i_]) || s_[i_] == '_' || s_[i_] == '.' ||
+                                (s_[i_] == '-' && i_ + 1 < s_.size() && s_[i_ + 1] == '>')))
+        i_ += s_[i_] == '-' ? 2 : 1;
+      std::string name = s_.slice(b, i_).str();
+      if (name == "dim3") {
+        if (!eat('(')) return std::nullopt;
+        double p = 1;
+        do {
+          auto v = sum();
+          if (!v) return std::nullopt;
+          p *= *v;
+        } while (eat(','));
+        if (!eat(')')) return std::nullopt;
+        return p;
+      }
+      auto it = sizes_.find(name);
+      if (it == sizes_.end()) return std::nullopt;
+      return it->second;
+    }
+    return std::nullopt;
+  }
+
+  llvm::StringRef s_;
+  const std::map<std::string, double> &sizes_;
+  size_t i_ = 0;
+};
+} // namespace
+
+std::optional<double> evaluateSize(const std::string &text, const std::map<std::string, double> &sizes) {
+  if (llvm::StringRef(text).trim().empty()) return std::nullopt;
+  return SizeParser(text, sizes).parse();
+}
+
+namespace mapping_detail {
+
+Count kernelThreads(const FileModel &m, const Kernel &k, const MappingConfig &cfg, std::optional<unsigned> &block,
+                    std::vector<std::string> &assumptions) {
+  for (int id : k.launchedBy) {
+    const LaunchSite &ls = m.launches[size_t(id)];
+    if (ls.deviceSide) continue;
+    std::optional<double> b = ls.blockValue ? std::optional<double>(double(*ls.blockValue)) : evaluateSize(ls.block, cfg.sizes);
+    std::optional<double> g = ls.gridValue ? std::optional<double>(double(*ls.gridValue)) : evaluateSize(ls.grid, cfg.sizes);
+    if (b && *b >= 1) block = unsigned(*b);
+    if (b && g && *b >= 1 && *g >= 1) return {*b * *g, false};
+    assumptions.push_back("threads of '" + k.name + "': the grid '" + ls.grid + "' of the launch at line " +
+                          std::to_string(ls.span.begin.line) + " is not known; assumed " + human(cfg.defaultThreads) +
+                          " threads (set mapping.sizes)");
+    return {cfg.defaultThreads, true};
+  }
+  assumptions.push_back("threads of '" + k.name + "': no host launch in this file; assumed " +
+                        human(cfg.defaultThreads) + " threads");
+  return {cfg.defaultThreads, true};
+}
+
+Count loopTrips(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, std::vector<std::string> &assumptions) {
+  std::string key = llvm::sys::path::filename(l.span.file.empty() ? m.file : l.span.file).str() + ":" +
+                    std::to_string(l.span.begin.line);
+  if (auto it = cfg.sizes.find(key); it != cfg.sizes.end()) return {it->second, false};
+  if (l.constantTripCount) return {double(*l.constantTripCount), false};
+  if (l.tripCount != TripCountClass::Irregular && !l.upperBound.empty()) {
+    auto hi = evaluateSize(l.upperBound, cfg.sizes), lo = evaluateSize(l.lowerBound, cfg.sizes);
+    auto step = evaluateSize(l.stepAmount.empty() ? "1" : l.stepAmount, cfg.sizes);
+    if (hi && lo && step && *step != 0) {
+      double n = std::floor((*hi - *lo + (l.upperInclusive ? 1 : 0) + std::fabs(*step) - 1) / std::fabs(*step));
+      if (n >= 0) return {n, false};
+    }
+  }
+  assumptions.push_back("trip count of the loop at line " + std::to_string(l.span.begin.line) + " (" +
+                        spelling(l.tripCount) + ", '" + l.upperBound + "'): assumed " + human(cfg.defaultTrip) +
+                        " (set mapping.sizes: { \"" + key + "\": N })");
+  return {cfg.defaultTrip, true};
+}
+
+double parallelismSatisfied(double dop, const GpuTarget &gpu, std::string &why) {
+  double minDop = double(gpu.sms) * gpu.threadsPerSm, maxDop = 100 * minDop;
+  double s = std::min(1.0, dop / minDop) * std::min(1.0, maxDop / std::max(dop, 1.0));
+  why = human(dop) + " threads in flight; " + gpu.name + " needs " + human(minDop) + " (" + std::to_string(gpu.sms) +
+        " SMs x " + std::to_string(gpu.threadsPerSm) + ") to hide latency" +
+        (dop > maxDop ? ", and more than " + human(maxDop) + " only adds blocks" : "");
+  return s;
+}
+
+void finish(Mapping &m) {
+  double num = 0, den = 0;
+  for (const MappingConstraint &c : m.constraints)
+    if (!c.hard) {
+      num += c.weight * c.satisfied;
+      den += c.weight;
+    }
+  m.score = den > 0 ? num / den : 0;
+}
+
+std::string human(double v) {
+  char buf[32];
+  if (v >= 1e9) std::snprintf(buf, sizeof buf, "%.1fG", v / 1e9);
+  else if (v >= 1e6) std::snprintf(buf, sizeof buf, "%.1fM", v / 1e6);
+  else if (v >= 1e4) std::snprintf(buf, sizeof buf, "%.0fk", v / 1e3);
+  else std::snprintf(buf, sizeof buf, "%.0f", v);
+  return buf;
+}
+
+std::string percent(double v) { return std::to_string(int(std::lround(v * 100))) + "%"; }
+
+std::string pinViolation(const Mapping &m, const MappingConfig &cfg) {
+  if (cfg.pinPlacement && *cfg.pinPlacement != m.placement)
+    return "pinned placement " + *cfg.pinPlacement + " (.nestor.yaml mapping.pin)";
+  if (cfg.pinSlaves && *cfg.pinSlaves != m.slaves)
+    return "pinned slaves " + std::to_string(*cfg.pinSlaves) + " (.nestor.yaml mapping.pin)";
+  if (cfg.pinSpan && *cfg.pinSpan != m.span) return "pinned span " + std::to_string(*cfg.pinSpan) + " (.nestor.yaml mapping.pin)";
+  if (cfg.pinSplit && *cfg.pinSplit != m.split)
+    return "pinned split " + std::to_string(*cfg.pinSplit) + " (.nestor.yaml mapping.pin)";
+  return "";
+}
+
+} // namespace mapping_detail
+
+using namespace mapping_detail;
+
+namespace {
+void sortRanked(TargetMappings &t) {
+  std::stable_sort(t.ranked.begin(), t.ranked.end(), [](const Mapping &a, const Mapping &b) {
+    // Scores within 1e-9 are ties: the higher DOP wins (Algorithm 1), then
+    // the simpler mapping (fewer slaves, no span or split), then the id.
+    if (std::fabs(a.score - b.score) > 1e-9) return a.score > b.score;
+    if (std::fabs(a.dop - b.dop) > 1e-9 * std::max(a.dop, b.dop)) return a.dop > b.dop;
+    if (a.slaves * a.span * a.split != b.slaves * b.span * b.split)
+      return a.slaves * a.span * a.split < b.slaves * b.span * b.split;
+    return a.id < b.id;
+  });
+}
+} // namespace
+
+std::optional<TargetMappings> rankMappingsOf(const FileModel &m, const MappingConfig &cfg, bool isLaunch, int id) {
+  TargetMappings t;
+  t.isLaunch = isLaunch;
+  t.id = id;
+  if (isLaunch) {
+    if (id < 0 || size_t(id) >= m.launches.size() || !m.launches[size_t(id)].deviceSide) return std::nullopt;
+    rankLaunch(m, m.launches[size_t(id)], cfg, t);
+  } else {
+    if (id < 0 || size_t(id) >= m.loops.size()) return std::nullopt;
+    const LoopSite &l = m.loops[size_t(id)];
+    if (!l.inKernel || l.kind != "for" || l.inductionVar.empty() || l.gridStride) return std::nullopt;
+    rankLoop(m, l, cfg, t);
+  }
+  if (t.ranked.empty() && t.pruned.empty()) return std::nullopt;
+  sortRanked(t);
+  return t;
+}
+
+std::vector<TargetMappings> rankMappings(const FileModel &m, const MappingConfig &cfg) {
+  std::vector<TargetMappings> out;
+  for (const LoopSite &l : m.loops)
+    if (auto t = rankMappingsOf(m, cfg, false, l.id)) out.push_back(std::move(*t));
+  for (const LaunchSite &l : m.launches)
+    if (auto t = rankMappingsOf(m, cfg, true, l.id)) out.push_back(std::move(*t));
+  return out;
+}
+
+std::string explainBest(const TargetMappings &t) {
+  if (t.ranked.empty()) return t.pruned.empty() ? "no mapping" : "every mapping is pruned: " + t.pruned.front().why;
+  const Mapping &best = t.ranked.front();
+  std::string s = best.summary + ": score " + percent(best.score);
+  if (t.ranked.size() < 2) return s;
+  const Mapping &next = t.ranked[1];
+  // The constraints where the best gains most over the runner-up.
+  std::vector<std::pair<double, std::string>> gains;
+  for (const MappingConstraint &c : best.constraints) {
+    if (c.hard) continue;
+    for (const MappingConstraint &o : next.constraints)
+      if (o.id == c.id && c.weight * c.satisfied - o.weight * o.satisfied > 0)
+        gains.push_back({c.weight * c.satisfied - o.weight * o.satisfied, c.id + " " + percent(c.satisfied) + " vs " +
+                                                                             percent(o.satisfied)});
+  }
+  std::sort(gains.begin(), gains.end(), [](auto &a, auto &b) { return a.first > b.first; });
+  s += " (next: " + next.summary + ", " + percent(next.score) + ")";
+  if (!gains.empty()) {
+    s += "; it wins on ";
+    for (size_t i = 0; i < gains.size() && i < 2; ++i) s += (i ? ", " : "") + gains[i].second;
+  }
+  return s;
+}
+
+} // namespace nestor

@@ -1,0 +1,67 @@
+// Pieces the mapping model's files share (Mapping.h): the per-target context
+// (how many threads and iterations, assumed or known), the constraint helpers
+// and the final scoring. MappingLoops.cpp enumerates the mappings of loops,
+// MappingLaunches.cpp those of device-side launches, MappingModel.cpp ranks.
+#pragma once
+#include "nestor/Mapping.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace nestor::mapping_detail {
+
+/// A count the model needs, and whether it had to assume it.
+struct Count {
+  double value = 0;
+  bool assumed = false;
+};
+
+/// Threads a kernel runs: grid x block of its first host launch evaluated with
+/// the configured sizes, else cfg.defaultThreads. `block` gets the block's
+/// threads when known.
+Count kernelThreads(const FileModel &m, const Kernel &k, const MappingConfig &cfg, std::optional<unsigned> &block,
+                    std::vector<std::string> &assumptions);
+
+/// Average trip count of a loop: constant, (upper - lower) / step evaluated
+/// with the sizes, a "file:line" entry of the sizes, else cfg.defaultTrip.
+Count loopTrips(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, std::vector<std::string> &assumptions);
+
+/// Fraction of the 32-byte sectors a warp's 4-byte accesses fetch that it
+/// uses, when its 32 lanes form `runs` runs of `runLength` consecutive elements.
+inline double sectorEfficiency(double runs, double runLength) {
+  double sectors = runs * std::ceil(runLength * 4.0 / 32.0);
+  return sectors <= 0 ? 1.0 : std::min(1.0, 4.0 / sectors);
+}
+
+/// min(1, dop / min) x min(1, max / dop): the paper's MIN_DOP (SMs x resident
+/// threads) and MAX_DOP (100 x MIN_DOP).
+double parallelismSatisfied(double dop, const GpuTarget &gpu, std::string &why);
+
+inline double log2of(double x) { return x <= 1 ? 0.0 : std::log2(x); }
+
+/// Appends a soft constraint.
+inline void soft(Mapping &m, std::string id, bool global, double alpha, double executions, double satisfied,
+                 std::string why) {
+  m.constraints.push_back({std::move(id), false, global, alpha * executions, std::max(0.0, std::min(1.0, satisfied)),
+                           std::move(why)});
+}
+/// Appends a hard constraint that holds.
+inline void hard(Mapping &m, std::string id, bool global, std::string why) {
+  m.constraints.push_back({std::move(id), true, global, 0, 1, std::move(why)});
+}
+
+/// Score = sum(weight x satisfied) / sum(weight) over the soft constraints.
+void finish(Mapping &m);
+
+/// "1.2k", "3.4M": counts in explanations.
+std::string human(double v);
+std::string percent(double v);
+
+/// The pins of cfg that `m` violates ("" if none).
+std::string pinViolation(const Mapping &m, const MappingConfig &cfg);
+
+void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, TargetMappings &out);
+void rankLaunch(const FileModel &m, const LaunchSite &l, const MappingConfig &cfg, TargetMappings &out);
+
+} // namespace nestor::mapping_detail

@@ -1,0 +1,359 @@
+// The static mapping model (nestor/Mapping.h) on hand-made models: sizes,
+// hard constraints (block limits and reshaping, barriers, pins), the soft
+// constraints' verdicts on the classic shapes (TMV: coalesced across threads,
+// few threads; CSR SpMV: contiguous along the loop, irregular), launches, and
+// the `mapping:` section of .nestor.yaml.
+#include "nestor/Config.h"
+#include "nestor/Mapping.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using namespace nestor;
+
+namespace {
+
+/// A kernel `k` launched from the host as k<<<grid, block>>> with one loop.
+FileModel oneLoop(const std::string &grid, std::optional<uint64_t> block, LoopSite loop) {
+  FileModel m;
+  m.file = "k.cu";
+  Kernel k;
+  k.name = "k";
+  k.launchedBy = {0};
+  k.loops = {0};
+  m.kernels.push_back(k);
+  LaunchSite ls;
+  ls.id = 0;
+  ls.parent = "main";
+  ls.child = "k";
+  ls.grid = grid;
+  ls.block = block ? std::to_string(*block) : "threads";
+  ls.blockValue = block;
+  m.launches.push_back(ls);
+  loop.id = 0;
+  loop.function = "k";
+  loop.inKernel = loop.inDeviceCode = true;
+  loop.kind = "for";
+  loop.inductionVar = "i";
+  loop.stepAmount = "1";
+  loop.lowerBound = "0";
+  loop.span.file = "k.cu";
+  loop.span.begin.line = 5;
+  m.loops.push_back(loop);
+  return m;
+}
+
+ArrayAccess access(std::string array, bool thread, bool induction, bool threadContiguous, bool inductionContiguous,
+                   bool indirect = false) {
+  ArrayAccess a;
+  a.array = std::move(array);
+  a.index = "idx";
+  a.dependsOnThread = thread;
+  a.dependsOnInduction = induction;
+  a.threadContiguous = threadContiguous;
+  a.inductionContiguous = inductionContiguous;
+  a.indirect = indirect;
+  a.memorySpace = "global";
+  return a;
+}
+
+/// TMV (cuda-np.md Fig. 2): sum += a[i * w + tx] * b[i], 1024 threads, h = 16384.
+LoopSite tmvLoop() {
+  LoopSite l;
+  l.tripCount = TripCountClass::Uniform;
+  l.upperBound = "h";
+  l.accesses = {access("a", true, true, true, false), access("b", false, true, false, true)};
+  l.reductions = {{ReductionOp::Add, "sum", {}}};
+  return l;
+}
+
+/// CSR SpMV: sum += val[e] * x[col[e]], irregular rows.
+LoopSite spmvLoop() {
+  LoopSite l;
+  l.tripCount = TripCountClass::Irregular;
+  l.upperBound = "rowptr[row + 1]";
+  l.lowerBound = "rowptr[row]";
+  l.accesses = {access("val", true, true, false, true), access("col", true, true, false, true),
+                access("x", true, true, false, false, /*indirect=*/true)};
+  l.reductions = {{ReductionOp::Add, "sum", {}}};
+  return l;
+}
+
+const Mapping *find(const TargetMappings &t, const std::string &id) {
+  for (const Mapping &m : t.ranked)
+    if (m.id == id) return &m;
+  return nullptr;
+}
+
+size_t rankOf(const TargetMappings &t, const std::string &id) {
+  for (size_t i = 0; i < t.ranked.size(); ++i)
+    if (t.ranked[i].id == id) return i + 1;
+  return 0;
+}
+
+void expectWellFormed(const TargetMappings &t) {
+  ASSERT_FALSE(t.ranked.empty());
+  for (size_t i = 0; i < t.ranked.size(); ++i) {
+    const Mapping &m = t.ranked[i];
+    EXPECT_GE(m.score, 0.0) << m.id;
+    EXPECT_LE(m.score, 1.0) << m.id;
+    if (i) EXPECT_GE(t.ranked[i - 1].score + 1e-9, m.score) << "not sorted at " << m.id;
+    EXPECT_FALSE(m.summary.empty()) << m.id;
+    EXPECT_EQ(m.levels.size(), 2u) << m.id;
+    for (const MappingConstraint &c : m.constraints) {
+      EXPECT_FALSE(c.why.empty()) << m.id << " " << c.id;
+      EXPECT_GE(c.satisfied, 0.0);
+      EXPECT_LE(c.satisfied, 1.0);
+    }
+  }
+  for (const PrunedMapping &p : t.pruned) EXPECT_FALSE(p.why.empty()) << p.id;
+}
+
+} // namespace
+
+TEST(MappingSizes, EvaluatesTheLaunchArithmetic) {
+  std::map<std::string, double> sizes{{"n", 1000}, {"rows", 262144}, {"TMV_BLOCK", 64}};
+  struct Row { const char *text; std::optional<double> value; };
+  const Row rows[] = {
+      {"(n + 63) / 64", 16},       {"(rows + 255) / 256", 1024}, {"n / TMV_BLOCK", 15}, {"dim3(4, 2)", 8},
+      {"dim3(n / 100, 2, 3)", 60}, {"(long long)n * 2", 2000},   {"64u", 64},           {"0x40", 64},
+      {"n % 7", 6},                {"-n + 1001", 1},             {"m", std::nullopt},  {"n / 0", std::nullopt},
+      {"f(n)", std::nullopt},      {"", std::nullopt},           {"(n", std::nullopt}, {"n +", std::nullopt},
+  };
+  for (const Row &r : rows) EXPECT_EQ(evaluateSize(r.text, sizes), r.value) << r.text;
+}
+
+TEST(MappingLoops, TmvWithFewThreadsPutsTheLoopOnYWithManySlaves) {
+  // 1024 threads cannot fill an H100 (270k); the column access coalesces
+  // across threads, so the slaves belong on y, not on lanes.
+  MappingConfig cfg;
+  cfg.sizes = {{"w", 1024}, {"h", 16384}};
+  auto t = rankMappingsOf(oneLoop("w / 128", 128, tmvLoop()), cfg, false, 0);
+  ASSERT_TRUE(t);
+  expectWellFormed(*t);
+  EXPECT_TRUE(t->assumptions.empty()) << t->assumptions.front();
+  const Mapping *seq = find(*t, "sequential"), *y32 = find(*t, "y-32"), *lanes32 = find(*t, "lanes-32");
+  ASSERT_TRUE(seq && y32 && lanes32);
+  EXPECT_GT(y32->score, seq->score);
+  EXPECT_GT(y32->score, lanes32->score);
+  // 128 x 32 > 1024: reshaped to 32 masters per block.
+  EXPECT_TRUE(y32->reshaped);
+  EXPECT_EQ(y32->mastersPerBlock, 32u);
+  EXPECT_EQ(y32->blockThreads, 1024u);
+  // Lanes break the coalescing of a[i * w + tx] (32 runs of one element).
+  auto coal = [](const Mapping &m) {
+    for (const MappingConstraint &c : m.constraints)
+      if (c.id.rfind("coalescing:a", 0) == 0) return c.satisfied;
+    return -1.0;
+  };
+  EXPECT_DOUBLE_EQ(coal(*y32), 1.0);
+  EXPECT_DOUBLE_EQ(coal(*lanes32), 0.125);
+  EXPECT_LT(rankOf(*t, "y-32"), rankOf(*t, "sequential"));
+}
+
+TEST(MappingLoops, TmvWithManyThreadsStaysOneDimensional) {
+  MappingConfig cfg;
+  cfg.sizes = {{"w", 1 << 22}, {"h", 64}};
+  auto t = rankMappingsOf(oneLoop("w / 128", 128, tmvLoop()), cfg, false, 0);
+  ASSERT_TRUE(t);
+  expectWellFormed(*t);
+  EXPECT_EQ(t->ranked.front().placement, "sequential") << explainBest(*t);
+}
+
+TEST(MappingLoops, SpmvPrefersLanesOverOneThreadPerRow) {
+  MappingConfig cfg;
+  cfg.sizes = {{"rows", 262144}, {"k.cu:5", 10}};
+  auto t = rankMappingsOf(oneLoop("(rows + 255) / 256", 256, spmvLoop()), cfg, false, 0);
+  ASSERT_TRUE(t);
+  expectWellFormed(*t);
+  const Mapping *seq = find(*t, "sequential"), *l8 = find(*t, "lanes-8"), *tasks = find(*t, "warp-tasks");
+  ASSERT_TRUE(seq && l8 && tasks);
+  EXPECT_GT(l8->score, seq->score);
+  EXPECT_GT(tasks->score, seq->score);
+  // 256 x 8 > 1024: two blocks of 128 masters.
+  EXPECT_TRUE(l8->reshaped);
+  EXPECT_EQ(l8->mastersPerBlock, 128u);
+  // Ten non-zeros per row over 32 lanes leave most lanes idle.
+  const Mapping *l32 = find(*t, "lanes-32");
+  ASSERT_TRUE(l32);
+  auto use = [](const Mapping &m) {
+    for (const MappingConstraint &c : m.constraints)
+      if (c.id == "lane-use") return c.satisfied;
+    return -1.0;
+  };
+  // Skewed (default skew 0.5): judged at the work-weighted 10 x 3.5 = 35.
+  EXPECT_NEAR(use(*l32), 35.0 / 64, 1e-9);
+  EXPECT_NEAR(use(*l8), 35.0 / 40, 1e-9);
+  // Near-regular data (skew 0): at the mean, 10 iterations.
+  cfg.skew = 0;
+  auto regular = rankMappingsOf(oneLoop("(rows + 255) / 256", 256, spmvLoop()), cfg, false, 0);
+  ASSERT_TRUE(regular);
+  EXPECT_NEAR(use(*find(*regular, "lanes-32")), 10.0 / 32, 1e-9);
+  EXPECT_NEAR(use(*find(*regular, "lanes-8")), 10.0 / 16, 1e-9);
+  // CTE pays an owner search and a segmented combination every round.
+  EXPECT_NEAR(use(*find(*regular, "warp-tasks")), 1.0 / (1.0 + 2.5), 1e-9);
+  // No irregular-loop gathers in the score: x[col[e]] costs the same everywhere.
+  for (const MappingConstraint &c : seq->constraints) EXPECT_NE(c.id, "coalescing:x[idx]");
+}
+
+TEST(MappingLoops, HardConstraintsPrune) {
+  MappingConfig cfg;
+  // A barrier in a loop the user marked parallel: only the serial loop keeps
+  // every thread at it.
+  LoopSite withBarrier = tmvLoop();
+  withBarrier.barriers.push_back({});
+  FileModel marked = oneLoop("4", 128, withBarrier);
+  NpPragma pragma;
+  pragma.isParallelFor = true;
+  marked.pragmas.push_back(pragma);
+  marked.loops[0].pragma = 0;
+  auto t = rankMappingsOf(marked, cfg, false, 0);
+  ASSERT_TRUE(t);
+  for (const Mapping &m : t->ranked) EXPECT_EQ(m.placement, "sequential") << m.id;
+  ASSERT_FALSE(t->pruned.empty());
+  EXPECT_NE(t->pruned.front().why.find("barrier"), std::string::npos);
+
+  // __launch_bounds__(64): 16 slaves leave 4 masters of a 128-thread block.
+  FileModel m = oneLoop("4", 128, tmvLoop());
+  m.kernels[0].launchBoundsMaxThreadsValue = 64;
+  t = rankMappingsOf(m, cfg, false, 0);
+  ASSERT_TRUE(t);
+  const Mapping *y16 = find(*t, "y-16");
+  ASSERT_TRUE(y16);
+  EXPECT_EQ(y16->mastersPerBlock, 4u);
+  EXPECT_EQ(y16->blockThreads, 64u);
+  // __launch_bounds__(16): 32 slaves cannot fit at all.
+  m.kernels[0].launchBoundsMaxThreadsValue = 16;
+  t = rankMappingsOf(m, cfg, false, 0);
+  ASSERT_TRUE(t);
+  EXPECT_EQ(find(*t, "y-32"), nullptr);
+  auto pruned = std::find_if(t->pruned.begin(), t->pruned.end(), [](const PrunedMapping &p) { return p.id == "y-32"; });
+  ASSERT_NE(pruned, t->pruned.end());
+  EXPECT_NE(pruned->why.find("__launch_bounds__(16)"), std::string::npos) << pruned->why;
+}
+
+TEST(MappingLoops, PinsAreHardConstraints) {
+  MappingConfig cfg;
+  cfg.pinPlacement = "lanes";
+  cfg.pinSlaves = 16;
+  auto t = rankMappingsOf(oneLoop("1024", 256, spmvLoop()), cfg, false, 0);
+  ASSERT_TRUE(t);
+  for (const Mapping &m : t->ranked) {
+    EXPECT_EQ(m.placement, "lanes") << m.id;
+    EXPECT_EQ(m.slaves, 16u) << m.id;
+  }
+  EXPECT_NE(t->pruned.front().why.find("mapping.pin"), std::string::npos);
+}
+
+TEST(MappingLoops, SplitOnlyForReductionsAndSpanOnlyWithoutBarriers) {
+  MappingConfig cfg;
+  LoopSite map = tmvLoop();
+  map.reductions.clear();
+  auto t = rankMappingsOf(oneLoop("4", 128, map), cfg, false, 0);
+  ASSERT_TRUE(t);
+  for (const Mapping &m : t->ranked) EXPECT_EQ(m.split, 1u) << m.id;
+  FileModel withSync = oneLoop("4", 128, tmvLoop());
+  withSync.kernels[0].barriers.push_back({"__syncthreads", {}});
+  t = rankMappingsOf(withSync, cfg, false, 0);
+  ASSERT_TRUE(t);
+  for (const Mapping &m : t->ranked) EXPECT_EQ(m.span, 1u) << m.id;
+  EXPECT_TRUE(find(*t, "y-4/split-2")) << "a reduction can be split";
+}
+
+TEST(MappingLoops, UnknownSizesAreAssumedAndSaid) {
+  auto t = rankMappingsOf(oneLoop("(n + 63) / 64", 64, tmvLoop()), MappingConfig{}, false, 0);
+  ASSERT_TRUE(t);
+  ASSERT_EQ(t->assumptions.size(), 2u);
+  EXPECT_NE(t->assumptions[0].find("assumed"), std::string::npos);
+  EXPECT_NE(t->assumptions[1].find("k.cu:5"), std::string::npos) << "names the sizes key to set";
+}
+
+TEST(MappingLoops, NotNestedParallelismIsNotRanked) {
+  LoopSite carried = tmvLoop();
+  carried.carriedDependences.push_back({"a", "reads a[i - 1]", {}});
+  EXPECT_FALSE(rankMappingsOf(oneLoop("4", 128, carried), MappingConfig{}, false, 0));
+  EXPECT_FALSE(rankMappingsOf(oneLoop("4", 128, tmvLoop()), MappingConfig{}, false, 7)) << "no such loop";
+}
+
+TEST(MappingLaunches, AggregationRemovesTheLaunchOverhead) {
+  FileModel m;
+  m.file = "g.cu";
+  Kernel parent;
+  parent.name = "parent";
+  parent.launchedBy = {0};
+  m.kernels.push_back(parent);
+  LaunchSite host;
+  host.id = 0;
+  host.parent = "main";
+  host.child = "parent";
+  host.grid = "(n + 255) / 256";
+  host.block = "256";
+  host.blockValue = 256;
+  LaunchSite dev;
+  dev.id = 1;
+  dev.deviceSide = true;
+  dev.parent = "parent";
+  dev.child = "child";
+  dev.threads = "deg";
+  dev.everyThreadMayLaunch = true;
+  dev.serializable = true;
+  m.launches = {host, dev};
+  MappingConfig cfg;
+  cfg.sizes = {{"n", 65536}, {"deg", 30}};
+  auto t = rankMappingsOf(m, cfg, true, 1);
+  ASSERT_TRUE(t);
+  expectWellFormed(*t);
+  EXPECT_FALSE(rankMappingsOf(m, cfg, true, 0)) << "host launches are not nested parallelism";
+  EXPECT_LT(rankOf(*t, "aggregate-grid"), rankOf(*t, "child-grid"));
+  EXPECT_LT(rankOf(*t, "threshold-128"), rankOf(*t, "child-grid")) << "30-thread children run serially";
+  EXPECT_NE(t->ranked.front().aggregate, "") << explainBest(*t);
+  // A child that cannot be serialised: no thresholds.
+  m.launches[1].serializable = false;
+  m.launches[1].reasons = {"the child uses __syncthreads"};
+  t = rankMappingsOf(m, cfg, true, 1);
+  ASSERT_TRUE(t);
+  for (const Mapping &mp : t->ranked) EXPECT_EQ(mp.threshold, 0u) << mp.id;
+}
+
+TEST(MappingConfig, ParsesTheMappingSection) {
+  auto c = parseConfig("mapping:\n  gpu: a100\n  sizes: { n: 65536, \"spmv.cu:11\": 12.5 }\n"
+                       "  weights: { coalescing: 20, block_size: 0 }\n  pin: { placement: lanes, slaves: 8 }\n"
+                       "  skew: 0.25\n  default_trip: 64\n  registers_per_thread: 64\n",
+                       "m.yaml");
+  ASSERT_TRUE(bool(c)) << llvm::toString(c.takeError());
+  EXPECT_EQ(c->mapping.gpu.name, "a100");
+  EXPECT_EQ(c->mapping.gpu.sms, 108u);
+  EXPECT_EQ(c->mapping.sizes.at("n"), 65536);
+  EXPECT_EQ(c->mapping.sizes.at("spmv.cu:11"), 12.5);
+  EXPECT_EQ(c->mapping.weights.coalescing, 20);
+  EXPECT_EQ(c->mapping.weights.blockSize, 0);
+  EXPECT_EQ(c->mapping.pinPlacement, std::optional<std::string>("lanes"));
+  EXPECT_EQ(c->mapping.pinSlaves, std::optional<unsigned>(8));
+  EXPECT_EQ(c->mapping.skew, 0.25);
+  EXPECT_EQ(c->mapping.defaultTrip, 64);
+  EXPECT_EQ(c->mapping.registersPerThread, 64u);
+}
+
+TEST(MappingConfig, ErrorsNameTheProblem) {
+  struct Row { const char *text, *expect; };
+  const Row rows[] = {
+      {"mapping:\n  gpu: k80\n", "unknown gpu 'k80'"},
+      {"mapping:\n  sizes: { n: many }\n", "sizes: 'n' must be a non-negative number"},
+      {"mapping:\n  weights: { speed: 1 }\n", "unknown weight 'speed'"},
+      {"mapping:\n  weights: { combine: -1 }\n", "weight 'combine' must be a non-negative number"},
+      {"mapping:\n  pin: { placement: diagonal }\n", "pin: unknown placement 'diagonal'"},
+      {"mapping:\n  pin: { slaves: 3.5 }\n", "pin: 'slaves' must be a whole number"},
+      {"mapping:\n  pin: { colour: red }\n", "pin: unknown key 'colour'"},
+      {"mapping:\n  skew: -1\n", "skew must be >= 0"},
+      {"mapping:\n  default_trip: 0\n", "default_trip must be a positive number"},
+      {"mapping:\n  registers_per_thread: 300\n", "registers_per_thread must be 1..255"},
+      {"mapping:\n  speed: 3\n", "unknown key 'speed'"},
+  };
+  for (const Row &r : rows) {
+    auto c = parseConfig(r.text, "m.yaml");
+    ASSERT_FALSE(bool(c)) << r.text;
+    std::string msg = llvm::toString(c.takeError());
+    EXPECT_NE(msg.find(r.expect), std::string::npos) << msg;
+  }
+}

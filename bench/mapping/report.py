@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""bench/mapping, step 3 of 3: is the static mapping model any good?
+
+For each case measured by measure.sh, compares the static order of the plan
+(the mapping model's rank of each variant, docs/mapping.md) with the measured
+median times of the correct variants:
+  - the static rank (among the variants offered) of the measured best,
+  - the slowdown of the static top-1 against the measured best,
+and the share of cases where the static top-1 is within 10% of the best.
+
+  bench/mapping/report.py PLANS_DIR [--results DIR] [--markdown]
+
+--results DIR reads DIR/<case>.json instead of PLANS_DIR/<case>/results.json
+(bench/mapping/results-h100 holds the committed measurements).
+"""
+import json
+import os
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def main():
+    argv = sys.argv[1:]
+    results_dir = None
+    if "--results" in argv:
+        i = argv.index("--results")
+        if i + 1 >= len(argv):
+            print(__doc__, file=sys.stderr)
+            return 2
+        results_dir = argv[i + 1]
+        del argv[i:i + 2]
+    args = [a for a in argv if not a.startswith("--")]
+    markdown = "--markdown" in argv
+    if len(args) != 1:
+        print(__doc__, file=sys.stderr)
+        return 2
+    root = args[0]
+    rows, within = [], 0
+    for case in sorted(os.listdir(root)):
+        plan_path = os.path.join(root, case, "plan.json")
+        res_path = (os.path.join(results_dir, case + ".json") if results_dir
+                    else os.path.join(root, case, "results.json"))
+        if not (os.path.isfile(plan_path) and os.path.isfile(res_path)):
+            continue
+        plan, res = load(plan_path), load(res_path)
+        order = {}  # variant id -> position in the plan's static order (1 = first)
+        for v in plan["variants"]:
+            if not v.get("baseline"):
+                order[v["id"]] = v["params"].get("static_rank", len(order) + 1)
+        base, measured = None, {}
+        for v in res["variants"]:
+            t = v.get("timing") or {}
+            if v.get("baseline"):
+                base = t.get("median")
+            elif v.get("status") == "ok" and t.get("median") is not None:
+                measured[v["id"]] = t["median"]
+        if not measured or base is None:
+            rows.append((case, "no correct variant measured", "", "", "", "", ""))
+            continue
+        best = min(measured, key=measured.get)
+        ranked = sorted(measured, key=lambda i: order.get(i, 1e9))
+        top = ranked[0]
+        rank_of_best = ranked.index(best) + 1
+        slowdown = measured[top] / measured[best]
+        within += slowdown <= 1.10
+        rows.append((case, f"{best} ({base / measured[best]:.2f}x)", f"{rank_of_best} of {len(ranked)}",
+                     f"{top} ({base / measured[top]:.2f}x)", f"{slowdown:.2f}x", f"{base:.4f}",
+                     f"{len(plan['variants']) - 1 - len(measured)} not ok"))
+    header = ("case", "measured best (speedup)", "static rank of best", "static top-1 (speedup)",
+              "top-1 / best time", "baseline ms", "incorrect/failed")
+    if markdown:
+        print("| " + " | ".join(header) + " |")
+        print("|" + "---|" * len(header))
+        for r in rows:
+            print("| " + " | ".join(r) + " |")
+    else:
+        widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+        for r in [header] + rows:
+            print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)))
+    n = sum(1 for r in rows if r[2])
+    if n:
+        print(f"\nstatic top-1 within 10% of the measured best: {within} of {n} cases ({100 * within / n:.0f}%; goal 70%)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 namespace nestor::profiler {
 
@@ -84,6 +85,7 @@ std::string render_markdown(const Results& results) {
       md << "– | – | 0 | –";
     }
     std::string note = v.status == VariantStatus::Ok ? v.description : v.reason;
+    if (v.timing && !v.timing->stop_detail.empty()) note += (note.empty() ? "" : "; ") + v.timing->stop_detail;
     if (v.from_cache) note += note.empty() ? "cached" : " (cached)";
     md << " | " << markdown_cell(note) << " |\n";
   }
@@ -160,10 +162,24 @@ void write_report(const Results& results, const std::string& path) {
   else if (ends_with(".md")) text = render_markdown(results);
   else if (ends_with(".svg")) text = render_svg(results);
   else throw std::runtime_error("report path '" + path + "' must end in .json, .md or .svg");
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw std::runtime_error("cannot write report '" + path + "'");
-  out << text;
-  if (!out.flush()) throw std::runtime_error("error while writing report '" + path + "'");
+  write_text_atomic(path, text);
+}
+
+void write_text_atomic(const std::string& path, const std::string& text) {
+  std::string temporary = path + ".tmp-" + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary);
+    if (!out) throw std::runtime_error("cannot write '" + path + "'");
+    out << text;
+    if (!out.flush()) {
+      std::remove(temporary.c_str());
+      throw std::runtime_error("error while writing '" + path + "'");
+    }
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::remove(temporary.c_str());
+    throw std::runtime_error("cannot write '" + path + "' (rename failed)");
+  }
 }
 
 } // namespace nestor::profiler

@@ -1,8 +1,10 @@
 // nestor-runner PLAN.json -o RESULTS.json: builds, checks and times every
 // variant of a plan, then writes the results and the recommendation.
+#include "nestor/profiler/process.h"
 #include "nestor/profiler/report.h"
 #include "nestor/profiler/runner.h"
 
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -11,7 +13,11 @@
 
 namespace {
 
-constexpr int kExitOk = 0, kExitError = 1, kExitUsage = 2, kExitNoDevice = 3;
+constexpr int kExitOk = 0, kExitError = 1, kExitUsage = 2, kExitNoDevice = 3, kExitInterrupted = 130;
+
+// Ctrl-C / scancel: the running programs' process groups are killed, the
+// variants measured so far are written (and are in the cache already).
+void on_interrupt(int) { nestor::profiler::request_interrupt(); }
 
 void usage(std::FILE* to) {
   std::fprintf(to,
@@ -23,8 +29,10 @@ void usage(std::FILE* to) {
                "  --cupti-lib FILE      libnestor_cupti.so (default: next to nestor-runner, or $NESTOR_CUPTI_LIB)\n"
                "  --jobs N              parallel builds (default: CPU cores)\n"
                "  --keep-scratch        keep the scratch copies and logs\n"
+               "  --racing on|off       stop timing variants that can no longer win (default on)\n"
                "  --quiet               no progress lines, no table on stdout\n"
-               "exit codes: 0 results written, 1 error, 2 bad usage or plan, 3 no CUDA device\n");
+               "exit codes: 0 results written, 1 error, 2 bad usage or plan, 3 no CUDA device,\n"
+               "            130 interrupted (SIGINT/SIGTERM): results so far written, a rerun resumes from the cache\n");
 }
 
 } // namespace
@@ -61,6 +69,13 @@ int main(int argc, char** argv) {
         return kExitUsage;
       }
       options.build_jobs = static_cast<unsigned>(jobs);
+    } else if (arg == "--racing") {
+      std::string mode = value("--racing");
+      if (mode != "on" && mode != "off") {
+        std::fprintf(stderr, "nestor-runner: --racing takes on or off, got '%s'\n", mode.c_str());
+        return kExitUsage;
+      }
+      options.race.enabled = mode == "on";
     } else if (arg == "--keep-scratch") options.keep_scratch = true;
     else if (arg == "--quiet") quiet = true;
     else if (!arg.empty() && arg[0] == '-') {
@@ -84,17 +99,23 @@ int main(int argc, char** argv) {
     }
   if (!quiet) options.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
 
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+
   try {
     Plan plan = load_plan(plan_path);
     Results results = run_plan(plan, options);
-    {
-      // -o is always JSON, whatever its extension.
-      std::ofstream out(output_path);
-      out << to_json(results).dump(2) << '\n';
-      if (!out.flush()) throw std::runtime_error("cannot write results '" + output_path + "'");
-    }
+    write_text_atomic(output_path, to_json(results).dump(2) + "\n"); // -o is always JSON, whatever its extension
     for (auto& r : reports) write_report(results, r);
     if (!quiet) std::cout << render_markdown(results);
+    if (interrupt_requested()) {
+      std::fprintf(stderr, "nestor-runner: interrupted; the results measured so far are in '%s' and the cache, a rerun resumes from them\n",
+                   output_path.c_str());
+      return kExitInterrupted;
+    }
     return kExitOk;
   } catch (const NoDeviceError& e) {
     std::fprintf(stderr, "nestor-runner: %s\nNothing was built or run. Run on a machine with a CUDA GPU, or check CUDA_VISIBLE_DEVICES.\n",

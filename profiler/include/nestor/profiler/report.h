@@ -14,6 +14,10 @@ std::string render_markdown(const Results& results);
 // variants are listed with their status instead of a bar.
 std::string render_svg(const Results& results);
 
+// Writes `text` to `path` through a temporary file in the same directory and
+// a rename, so readers never see half a file. Throws std::runtime_error.
+void write_text_atomic(const std::string& path, const std::string& text);
+
 // Writes `path` in the format chosen by its extension (.json, .md, .svg).
 // Throws std::runtime_error for another extension or an unwritable path.
 void write_report(const Results& results, const std::string& path);

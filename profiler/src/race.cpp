@@ -1,0 +1,158 @@
+#include "nestor/profiler/race.h"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace nestor::profiler {
+
+void Race::enter(const std::string& id, bool baseline) {
+  Entry& e = entries_[id];
+  e = Entry{};
+  e.baseline = baseline;
+}
+
+void Race::add_sample(const std::string& id, double ms) {
+  auto it = entries_.find(id);
+  if (it == entries_.end()) throw std::logic_error("race: sample for unknown variant '" + id + "'");
+  it->second.samples.push_back(ms);
+}
+
+void Race::finish(const std::string& id) {
+  if (auto it = entries_.find(id); it != entries_.end()) it->second.timing = false;
+}
+
+void Race::enter_finished(const std::string& id, bool baseline, const std::vector<double>& samples) {
+  Entry& e = entries_[id];
+  e = Entry{};
+  e.baseline = baseline;
+  e.timing = false;
+  e.samples = samples;
+}
+
+void Race::withdraw(const std::string& id) {
+  if (auto it = entries_.find(id); it != entries_.end()) {
+    it->second.withdrawn = true;
+    it->second.timing = false;
+  }
+}
+
+bool Race::eliminated(const std::string& id) const {
+  auto it = entries_.find(id);
+  return it != entries_.end() && it->second.eliminated;
+}
+
+std::optional<std::string> Race::best() const {
+  std::optional<std::string> best;
+  double best_median = 0;
+  for (auto& [id, e] : entries_) {
+    if (e.withdrawn || e.eliminated || e.samples.size() < rule_.min_samples) continue;
+    double median = summarize(e.samples).median;
+    if (!best || median < best_median) {
+      best = id;
+      best_median = median;
+    }
+  }
+  return best;
+}
+
+std::vector<Elimination> Race::eliminate() {
+  std::vector<Elimination> out;
+  if (!rule_.enabled) return out;
+  std::optional<std::string> best_id = best();
+  if (!best_id) return out;
+  const SampleSummary best = summarize(entries_.at(*best_id).samples);
+  const double bar = best.q3 * (1 + rule_.margin);
+  for (auto& [id, e] : entries_) {
+    if (id == *best_id || e.baseline || !e.timing || e.eliminated || e.withdrawn || e.samples.size() < rule_.min_samples)
+      continue;
+    SampleSummary s = summarize(e.samples);
+    if (!(s.q1 > bar)) continue;
+    e.eliminated = true;
+    e.timing = false;
+    char reason[300];
+    std::snprintf(reason, sizeof reason, "eliminated after %zu samples: q1 %.4g ms > best q3 %.4g ms ('%s') + %.0f%% noise margin",
+                  e.samples.size(), s.q1, best.q3, best_id->c_str(), rule_.margin * 100);
+    out.push_back({id, reason});
+  }
+  return out;
+}
+
+Timing timing_from_samples(const std::vector<double>& samples, const std::string& stop_reason) {
+  Timing t;
+  t.samples = samples;
+  SampleSummary s = summarize(samples);
+  t.median = s.median;
+  t.q1 = s.q1;
+  t.q3 = s.q3;
+  t.min = s.min;
+  t.max = s.max;
+  t.mean = s.mean;
+  t.stdev = s.stdev;
+  t.relative_median_error = std::isfinite(s.relative_median_error) ? s.relative_median_error : -1;
+  t.stop_reason = stop_reason;
+  return t;
+}
+
+std::vector<VariantResult> replay_race(const std::vector<SampleStream>& streams, const StoppingRule& stopping,
+                                       const RaceRule& rule) {
+  Race race(rule);
+  struct State {
+    std::vector<double> taken;
+    double elapsed_s = 0;
+    bool done = false;
+    std::string stop_reason, detail;
+  };
+  std::vector<State> states(streams.size());
+  for (auto& s : streams) race.enter(s.id, s.baseline);
+  for (bool any = true; any;) {
+    any = false;
+    for (size_t i = 0; i < streams.size(); ++i) {
+      State& st = states[i];
+      if (st.done) continue;
+      if (race.eliminated(streams[i].id)) continue;
+      if (st.taken.size() == streams[i].samples_ms.size()) {
+        // The recording ends here: the variant stops as if its rule said so.
+        st.done = true;
+        st.stop_reason = "max_samples";
+        race.finish(streams[i].id);
+        continue;
+      }
+      double ms = streams[i].samples_ms[st.taken.size()];
+      st.taken.push_back(ms);
+      st.elapsed_s += ms / 1000;
+      race.add_sample(streams[i].id, ms);
+      any = true;
+      if (StopReason r = should_stop(st.taken, st.elapsed_s, stopping); r != StopReason::KeepGoing) {
+        st.done = true;
+        st.stop_reason = to_string(r);
+        race.finish(streams[i].id);
+      }
+    }
+    for (auto& e : race.eliminate())
+      for (size_t i = 0; i < streams.size(); ++i)
+        if (streams[i].id == e.id) {
+          states[i].done = true;
+          states[i].stop_reason = "eliminated";
+          states[i].detail = e.reason;
+        }
+  }
+  std::vector<VariantResult> results;
+  for (size_t i = 0; i < streams.size(); ++i) {
+    VariantResult v;
+    v.id = streams[i].id;
+    v.baseline = streams[i].baseline;
+    if (states[i].taken.empty()) {
+      v.status = VariantStatus::NoTimingData;
+      v.reason = "the recorded stream has no samples";
+    } else {
+      v.status = VariantStatus::Ok;
+      v.timing = timing_from_samples(states[i].taken, states[i].stop_reason);
+      v.timing->stop_detail = states[i].detail;
+    }
+    results.push_back(std::move(v));
+  }
+  return results;
+}
+
+} // namespace nestor::profiler

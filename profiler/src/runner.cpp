@@ -130,12 +130,23 @@ Results PlanRunner::run() {
   if (!all_cached) build_and_time();
 
   for (auto& job : jobs_) {
-    // A variant an interrupt caught mid-way: its samples are not a complete
-    // measurement, so it is not cached and a rerun measures it again.
+    // A variant an interrupt caught mid-way (in interleaved rounds, most of
+    // them): its samples so far are reported, marked as such, but not
+    // cached, so a rerun measures it again.
     if (job.cached || job.finished || job.result.status != VariantStatus::NotRun || !job.result.reason.empty()) continue;
-    job.result.reason = interrupt_requested()
-                            ? "interrupted after " + std::to_string(job.samples.size()) + " timed run(s); a rerun measures it again"
-                            : "not timed";
+    std::string why = "interrupted after " + std::to_string(job.samples.size()) + " timed run(s); not cached, a rerun measures it again";
+    if (!interrupt_requested()) job.result.reason = "not timed";
+    else if (job.samples.empty()) job.result.reason = why;
+    else {
+      job.result.status = VariantStatus::Ok;
+      job.result.timing = timing_from_samples(job.samples, "interrupted");
+      job.result.timing->source = plan_.timing_mode == TimingMode::Cupti ? "kernel_sum" : "wall_clock";
+      job.result.timing->activity_kind = job.activity_kind;
+      job.result.timing->warmup_runs = plan_.warmup_runs;
+      job.result.timing->sm_clock_mhz = job.clocks;
+      job.result.timing->stop_detail = why;
+      job.recorded = true; // never cached
+    }
   }
   return collect();
 }

@@ -1,5 +1,6 @@
 #include "nestor/profiler/race.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -42,11 +43,11 @@ bool Race::eliminated(const std::string& id) const {
   return it != entries_.end() && it->second.eliminated;
 }
 
-std::optional<std::string> Race::best() const {
+std::optional<std::string> Race::best_with(size_t samples) const {
   std::optional<std::string> best;
   double best_median = 0;
   for (auto& [id, e] : entries_) {
-    if (e.withdrawn || e.eliminated || e.samples.size() < rule_.min_samples) continue;
+    if (e.withdrawn || e.eliminated || e.samples.size() < std::max<size_t>(1, samples)) continue;
     double median = summarize(e.samples).median;
     if (!best || median < best_median) {
       best = id;
@@ -59,21 +60,33 @@ std::optional<std::string> Race::best() const {
 std::vector<Elimination> Race::eliminate() {
   std::vector<Elimination> out;
   if (!rule_.enabled) return out;
-  std::optional<std::string> best_id = best();
-  if (!best_id) return out;
-  const SampleSummary best = summarize(entries_.at(*best_id).samples);
-  const double bar = best.q3 * (1 + rule_.margin);
-  for (auto& [id, e] : entries_) {
-    if (id == *best_id || e.baseline || !e.timing || e.eliminated || e.withdrawn || e.samples.size() < rule_.min_samples)
-      continue;
-    SampleSummary s = summarize(e.samples);
-    if (!(s.q1 > bar)) continue;
+  auto candidate = [&](const std::string& id, const Entry& e, const std::string& best_id, size_t samples) {
+    return id != best_id && !e.baseline && e.timing && !e.eliminated && !e.withdrawn && e.samples.size() >= samples;
+  };
+  auto drop = [&](const std::string& id, Entry& e, const char* format, double mine, double theirs, const std::string& best_id,
+                  double margin) {
     e.eliminated = true;
     e.timing = false;
     char reason[300];
-    std::snprintf(reason, sizeof reason, "eliminated after %zu samples: q1 %.4g ms > best q3 %.4g ms ('%s') + %.0f%% noise margin",
-                  e.samples.size(), s.q1, best.q3, best_id->c_str(), rule_.margin * 100);
+    std::snprintf(reason, sizeof reason, format, e.samples.size(), mine, theirs, best_id.c_str(), margin * 100);
     out.push_back({id, reason});
+  };
+  if (std::optional<std::string> best_id = best()) {
+    const SampleSummary best = summarize(entries_.at(*best_id).samples);
+    for (auto& [id, e] : entries_)
+      if (candidate(id, e, *best_id, rule_.min_samples))
+        if (double q1 = summarize(e.samples).q1; q1 > best.q3 * (1 + rule_.margin))
+          drop(id, e, "eliminated after %zu samples: q1 %.4g ms > best q3 %.4g ms ('%s') + %.0f%% noise margin", q1, best.q3,
+               *best_id, rule_.margin);
+  }
+  if (std::optional<std::string> best_id = best_with(rule_.early_samples); best_id && rule_.early_samples < rule_.min_samples) {
+    const auto& best_samples = entries_.at(*best_id).samples;
+    const double slowest = *std::max_element(best_samples.begin(), best_samples.end());
+    for (auto& [id, e] : entries_)
+      if (candidate(id, e, *best_id, rule_.early_samples))
+        if (double fastest = *std::min_element(e.samples.begin(), e.samples.end()); fastest > slowest * (1 + rule_.early_margin))
+          drop(id, e, "eliminated after %zu samples: fastest %.4g ms > slowest of best %.4g ms ('%s') + %.0f%%", fastest, slowest,
+               *best_id, rule_.early_margin);
   }
   return out;
 }

@@ -84,8 +84,8 @@ TEST(RaceReplay, SameRecommendationAndWinnerNeverEliminated) {
     EXPECT_LE(total_samples(raced), total_samples(everything));
     for (auto& v : raced) {
       if (v.timing->stop_reason != "eliminated") continue;
-      EXPECT_GE(v.timing->samples.size(), RaceRule{}.min_samples) << v.id;
-      EXPECT_TRUE(v.timing->stop_detail.starts_with("eliminated after " + std::to_string(v.timing->samples.size()) + " samples: q1 "))
+      EXPECT_GE(v.timing->samples.size(), RaceRule{}.early_samples) << v.id;
+      EXPECT_TRUE(v.timing->stop_detail.starts_with("eliminated after " + std::to_string(v.timing->samples.size()) + " samples: "))
           << v.timing->stop_detail;
     }
   }
@@ -102,8 +102,12 @@ TEST(RaceReplay, BfsLikeSpreadStopsTheLosersEarly) {
   std::vector<VariantResult> raced = replay_race(it->streams, stopping, RaceRule{});
   // The numbers: coarsen-2 took 91 samples of 60 ms, threshold-32 100 of 7 ms.
   EXPECT_EQ(find(raced, "coarsen-2").timing->stop_reason, "eliminated");
-  EXPECT_EQ(find(raced, "coarsen-2").timing->samples.size(), 5u);
-  EXPECT_EQ(find(raced, "threshold-32").timing->samples.size(), 5u);
+  // Far losers go at the early check (3 samples, no overlap at all).
+  EXPECT_EQ(find(raced, "coarsen-2").timing->samples.size(), 3u);
+  EXPECT_EQ(find(raced, "threshold-32").timing->samples.size(), 3u);
+  EXPECT_NE(find(raced, "threshold-32").timing->stop_detail.find("fastest"), std::string::npos);
+  // Close ones are judged on quartiles after 5.
+  EXPECT_NE(find(raced, "aggregate-grid").timing->stop_reason, "max_samples");
   double full_ms = 0, raced_ms = 0;
   for (auto& v : everything)
     for (double x : v.timing->samples) full_ms += x;
@@ -116,7 +120,7 @@ TEST(RaceReplay, BfsLikeSpreadStopsTheLosersEarly) {
   Results results;
   results.variants = raced;
   results.recommendation = recommend(raced);
-  EXPECT_NE(render_markdown(results).find("eliminated after 5 samples"), std::string::npos);
+  EXPECT_NE(render_markdown(results).find("eliminated after 3 samples"), std::string::npos);
 }
 
 TEST(Race, RulesOfElimination) {
@@ -139,6 +143,20 @@ TEST(Race, RulesOfElimination) {
   EXPECT_TRUE(race.eliminate().empty()) << "reported once";
 
   // Within the noise margin: 2% above the best's q3 is not enough.
+  // Early check: after 3 samples, no overlap at all plus 25%.
+  Race early;
+  early.enter("best", false);
+  early.enter("far", false);
+  early.enter("near", false);
+  for (double x : {1.0, 1.1, 0.9}) early.add_sample("best", x);
+  for (double x : {1.5, 1.6, 1.4}) early.add_sample("far", x);
+  for (double x : {1.3, 1.2, 1.5}) early.add_sample("near", x);
+  out = early.eliminate();
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].id, "far");
+  EXPECT_TRUE(out[0].reason.starts_with("eliminated after 3 samples: fastest 1.4 ms > slowest of best 1.1 ms ('best')"))
+      << out[0].reason;
+
   Race close;
   close.enter("a", false);
   close.enter("b", false);

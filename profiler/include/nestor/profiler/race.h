@@ -22,6 +22,8 @@ struct RaceRule {
   bool enabled = true;
   size_t min_samples = 5;   // a variant and the best both need this many before they are compared
   double margin = 0.02;     // RecommendCriterion::min_relative_gain: the recommender's noise margin
+  size_t early_samples = 3; // no sample overlap at all, with early_margin to spare
+  double early_margin = 0.25;
 };
 
 struct Elimination {
@@ -48,7 +50,7 @@ public:
   std::vector<Elimination> eliminate();
 
   bool eliminated(const std::string& id) const;
-  std::optional<std::string> best() const; // lowest median among contenders with min_samples
+  std::optional<std::string> best() const { return best_with(rule_.min_samples); } // lowest median among contenders with min_samples
   const RaceRule& rule() const { return rule_; }
 
 private:
@@ -56,6 +58,7 @@ private:
     bool baseline = false, timing = true, eliminated = false, withdrawn = false;
     std::vector<double> samples;
   };
+  std::optional<std::string> best_with(size_t samples) const;
   RaceRule rule_;
   std::map<std::string, Entry> entries_;
 };

@@ -22,6 +22,7 @@ void on_interrupt(int) { nestor::profiler::request_interrupt(); }
 void usage(std::FILE* to) {
   std::fprintf(to,
                "usage: nestor-runner PLAN.json -o RESULTS.json [options]\n"
+               "       nestor-runner --render RESULTS.json --report FILE...   (reports from existing results)\n"
                "  -o, --output FILE     results JSON (required)\n"
                "  --report FILE         also write a report; .json, .md or .svg (repeatable)\n"
                "  --cache FILE          results cache (JSON lines); default <plan dir>/.nestor-runner-cache.jsonl\n"
@@ -39,7 +40,7 @@ void usage(std::FILE* to) {
 
 int main(int argc, char** argv) {
   using namespace nestor::profiler;
-  std::string plan_path, output_path;
+  std::string plan_path, output_path, render_path;
   std::vector<std::string> reports;
   RunnerOptions options;
   bool quiet = false;
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
       usage(stdout);
       return kExitOk;
     } else if (arg == "-o" || arg == "--output") output_path = value("-o");
+    else if (arg == "--render") render_path = value("--render");
     else if (arg == "--report") reports.push_back(value("--report"));
     else if (arg == "--cache") options.cache_path = value("--cache");
     else if (arg == "--fresh") options.fresh = true;
@@ -85,6 +87,22 @@ int main(int argc, char** argv) {
     } else if (plan_path.empty()) plan_path = arg;
     else {
       std::fprintf(stderr, "nestor-runner: more than one plan given ('%s' and '%s')\n", plan_path.c_str(), arg.c_str());
+      return kExitUsage;
+    }
+  }
+  if (!render_path.empty()) {
+    if (!plan_path.empty() || reports.empty()) {
+      std::fprintf(stderr, "nestor-runner: --render RESULTS.json takes --report FILE and no plan\n");
+      return kExitUsage;
+    }
+    try {
+      std::ifstream in(render_path);
+      if (!in) throw std::runtime_error("cannot read results '" + render_path + "'");
+      Results results = results_from_json(nlohmann::json::parse(in));
+      for (auto& r : reports) write_report(results, r);
+      return kExitOk;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "nestor-runner: %s: %s\n", render_path.c_str(), e.what());
       return kExitUsage;
     }
   }

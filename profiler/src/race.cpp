@@ -19,6 +19,41 @@ void Race::add_sample(const std::string& id, double ms) {
   it->second.samples.push_back(ms);
 }
 
+std::optional<std::string> Race::screen(const std::string& id, double ms) {
+  auto it = entries_.find(id);
+  if (it == entries_.end()) throw std::logic_error("race: screening of unknown variant '" + id + "'");
+  Entry& self = it->second;
+  self.screened = ms;
+  if (!rule_.enabled || rule_.screen_factor <= 0 || self.baseline) return std::nullopt;
+  // The best so far by everything observed (samples and correctness runs);
+  // its slowest observation is the bar, so one lucky run cannot set it.
+  const Entry* best = nullptr;
+  std::string best_id;
+  double best_median = 0, best_slowest = 0;
+  for (auto& [other_id, e] : entries_) {
+    if (other_id == id || e.withdrawn || e.eliminated) continue;
+    std::vector<double> seen = e.samples;
+    if (e.screened) seen.push_back(*e.screened);
+    if (seen.empty()) continue;
+    double median = summarize(seen).median;
+    if (!best || median < best_median) {
+      best = &e;
+      best_id = other_id;
+      best_median = median;
+      best_slowest = *std::max_element(seen.begin(), seen.end());
+    }
+  }
+  if (!best || !(ms > best_slowest * rule_.screen_factor)) return std::nullopt;
+  self.eliminated = true;
+  self.timing = false;
+  self.samples = {ms};
+  char reason[300];
+  std::snprintf(reason, sizeof reason,
+                "eliminated after 1 sample (its correctness run): %.4g ms > %.3gx the slowest run of best %.4g ms ('%s')", ms,
+                rule_.screen_factor, best_slowest, best_id.c_str());
+  return std::string(reason);
+}
+
 void Race::finish(const std::string& id) {
   if (auto it = entries_.find(id); it != entries_.end()) it->second.timing = false;
 }
@@ -118,6 +153,17 @@ std::vector<VariantResult> replay_race(const std::vector<SampleStream>& streams,
   };
   std::vector<State> states(streams.size());
   for (auto& s : streams) race.enter(s.id, s.baseline);
+  // Round 0 stands for the correctness runs: each variant's first recorded
+  // run screens it, as the runner's warm-up does, in plan order.
+  for (size_t i = 0; i < streams.size(); ++i) {
+    if (streams[i].samples_ms.empty()) continue;
+    if (auto reason = race.screen(streams[i].id, streams[i].samples_ms.front())) {
+      states[i].taken = {streams[i].samples_ms.front()};
+      states[i].done = true;
+      states[i].stop_reason = "eliminated";
+      states[i].detail = *reason;
+    }
+  }
   for (bool any = true; any;) {
     any = false;
     for (size_t i = 0; i < streams.size(); ++i) {

@@ -486,6 +486,7 @@ void PlanRunner::check_baseline(Job& baseline) {
   }
   RunOutcome warm = run_once(baseline, devices_.visible_ids[0], "warmup-0");
   if (warm.interrupted) return;
+  if (warm.ok) baseline.correctness_ms = warm.sample_ms;
   if (!warm.ok) {
     fail(baseline, warm.status, warm.reason, warm.log_tail);
     baseline.cached = false;

@@ -36,6 +36,7 @@ struct Job {
   std::vector<double> samples;
   std::vector<std::optional<double>> clocks;
   double timed_s = 0;          // wall time of this variant's timed runs
+  std::optional<double> correctness_ms; // the first warm-up's time: racing screens with it
   std::optional<std::string> activity_kind;
   std::string eliminated;      // set under the race lock: why racing stopped it
   VariantResult result;

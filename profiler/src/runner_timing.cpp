@@ -119,16 +119,31 @@ bool PlanRunner::step(Job& job, const std::string& visible_id, std::optional<dou
         record(job);
         return true;
       }
-      if (w == 0)
+      if (w == 0) {
         if (std::string problem = check_outputs(job); !problem.empty()) {
           fail(job, VariantStatus::OutputMismatch, problem, job.result.log_tail);
           record(job);
           return true;
         }
+        job.correctness_ms = warm.sample_ms;
+        if (warm.cupti) job.activity_kind = warm.cupti->activity_kind;
+      }
     }
     job.checked = true;
-    std::lock_guard lock(race_mutex_);
-    race_.enter(job.spec->id, job.spec->baseline);
+    std::optional<std::string> screened_out;
+    {
+      std::lock_guard lock(race_mutex_);
+      race_.enter(job.spec->id, job.spec->baseline);
+      if (job.correctness_ms) screened_out = race_.screen(job.spec->id, *job.correctness_ms);
+    }
+    if (screened_out) {
+      // Reported with its one observation: the correctness run, a whole run timed like every sample.
+      job.samples = {*job.correctness_ms};
+      job.clocks = {clock};
+      finish_timing(job, visible_id, "eliminated", *screened_out);
+      progress("[race] " + job.spec->id + ": " + *screened_out);
+      return true;
+    }
     return false;
   }
   std::string eliminated;

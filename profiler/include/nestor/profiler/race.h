@@ -24,6 +24,7 @@ struct RaceRule {
   double margin = 0.02;     // RecommendCriterion::min_relative_gain: the recommender's noise margin
   size_t early_samples = 3; // no sample overlap at all, with early_margin to spare
   double early_margin = 0.25;
+  double screen_factor = 2.0; // 0 disables screening
 };
 
 struct Elimination {
@@ -38,6 +39,9 @@ public:
   // A variant that has passed its correctness check and starts being timed.
   void enter(const std::string& id, bool baseline);
   void add_sample(const std::string& id, double ms);
+  // The time of a variant's correctness run; returns the reason when that
+  // alone eliminates it (never the baseline, never the best).
+  std::optional<std::string> screen(const std::string& id, double ms);
   // A finished timing (cached, or stopped by the stopping rule): it stays a
   // contender for "best" but is no longer a candidate for elimination.
   void finish(const std::string& id);
@@ -57,6 +61,7 @@ private:
   struct Entry {
     bool baseline = false, timing = true, eliminated = false, withdrawn = false;
     std::vector<double> samples;
+    std::optional<double> screened; // the correctness run's time
   };
   std::optional<std::string> best_with(size_t samples) const;
   RaceRule rule_;

@@ -55,7 +55,7 @@ std::string tail_lines(const std::string& text, size_t lines) {
 
 ProcessResult run_process(const ProcessSpec& spec) {
   ProcessResult result;
-  if (interrupt_requested()) {
+  if (interrupt_requested() && !spec.ignore_interrupt) {
     result.interrupted = true;
     result.error = "interrupted before it started";
     return result;
@@ -123,7 +123,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     pid_t done = waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
     auto now = std::chrono::steady_clock::now();
-    if (interrupt_requested()) {
+    if (interrupt_requested() && !spec.ignore_interrupt) {
       result.interrupted = true;
       kill(-pid, SIGKILL);
       waitpid(pid, &status, 0);

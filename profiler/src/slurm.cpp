@@ -28,6 +28,7 @@ struct CommandOutput {
 // Slurm's client commands, with their output captured in the state directory.
 CommandOutput slurm_command(const std::string& command, const fs::path& state, const std::string& name, double timeout_s = 60) {
   ProcessSpec spec{command, state, {}, state / ("." + name + ".out"), state / ("." + name + ".err"), timeout_s};
+  spec.ignore_interrupt = true; // after Ctrl-C, scancel and squeue must still run
   CommandOutput c{run_process(spec), "", ""};
   c.out = read_file(spec.stdout_path);
   c.err = read_file(spec.stderr_path);

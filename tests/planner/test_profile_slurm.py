@@ -162,6 +162,32 @@ def main():
         check(r.returncode == 0 and all(resumed[i]["from_cache"] for i in measured),
               f"rerun: the {len(measured)} variants measured before are reused from the cache")
         check(all(resumed[i]["status"] == lv[i]["status"] for i in lv), "rerun: every variant measured, statuses as the local run")
+
+        # -- Ctrl-C on the coordinator: the job is cancelled, the results so far written --
+        import signal
+        ctrlc_json = os.path.join(tmp, "ctrlc.json")
+        proc = subprocess.Popen([RUNNER, plan, "-o", ctrlc_json, "--executor", "slurm", "--gpus", "2", "--racing", "off", "--fresh",
+                                 "--cache", os.path.join(tmp, "ctrlc-cache.jsonl")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env=dict(env, FAKE_EXTRA_RUN_S="0.3"))
+        running = False
+        for _ in range(600):
+            q = subprocess.run(["squeue", "-h", "-n", "nestor-runner", "-t", "RUNNING", "-o", "%i"], capture_output=True, text=True, env=env)
+            if q.stdout.strip():
+                running = True
+                break
+            time.sleep(0.1)
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=300)
+        check(running and proc.returncode == 130, f"Ctrl-C: exit 130 after the job ran (rc {proc.returncode}: {err.strip()[-300:]})")
+        check("scancel" in err, "Ctrl-C: the coordinator cancelled its job (scancel)")
+        left = subprocess.run(["squeue", "-h", "-n", "nestor-runner", "-o", "%i %T"], capture_output=True, text=True, env=env).stdout.strip()
+        check(left == "", f"Ctrl-C: no job of the run is left in the queue ({left})")
+        if os.path.exists(ctrlc_json):
+            cv = by_id(json.load(open(ctrlc_json)))
+            check(sorted(cv) == sorted(lv), "Ctrl-C: every variant is reported in the results written")
+        else:
+            check(False, "Ctrl-C: results written")
     finally:
         if started:
             subprocess.run([SLURM_LOCAL, "stop"], env=env, capture_output=True, timeout=120)

@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
 using namespace nestor::profiler;
 
 TEST(SlurmParse, SbatchJobId) {
@@ -42,4 +46,27 @@ TEST(SlurmParse, ScontrolStatesPerArrayTask) {
   EXPECT_EQ(s[0].task, 1u);
   EXPECT_EQ(s[0].state, "TIMEOUT");
   EXPECT_EQ(s[1].node, "n2");
+}
+
+// A task that does not see the coordinator's state directory (not a shared
+// file system), or sees another run's, refuses with kExitNotShared.
+TEST(SlurmWorker, RefusesAStateDirectoryItDoesNotShare) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("nestor-slurm-worker-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "project");
+  std::ofstream(dir / "project/main.cu") << "int main() {}\n";
+  nlohmann::json plan_json = {{"schema_version", 1}, {"project_dir", "project"},
+                              {"build", {{"command", "true"}}}, {"run", {{"command", "{exe}"}}},
+                              {"check", {{"outputs", {"<stdout>"}}}}, {"timing", {{"mode", "wall_clock"}}},
+                              {"variants", {{{"id", "baseline"}, {"baseline", true}, {"source", "main.cu"}}}}};
+  std::ofstream(dir / "plan.json") << plan_json.dump();
+  Plan plan = load_plan(dir / "plan.json");
+  fs::path state = dir / ".nestor-slurm";
+  EXPECT_EQ(run_slurm_worker(plan, state, 0, "token", {}), kExitNotShared) << "no shares.json: not shared";
+  fs::create_directories(state);
+  std::ofstream(state / "shares.json") << nlohmann::json{{"token", "another-run"}, {"tasks", {{"baseline"}}}}.dump();
+  EXPECT_EQ(run_slurm_worker(plan, state, 0, "token", {}), kExitNotShared) << "another run's state";
+  EXPECT_FALSE(fs::exists(state / "task-0.results.json"));
+  fs::remove_all(dir);
 }

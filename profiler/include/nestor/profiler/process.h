@@ -27,6 +27,9 @@ struct ProcessSpec {
   std::filesystem::path stdout_path; // output captured here (truncated first)
   std::filesystem::path stderr_path;
   double timeout_s = 60;
+  // Runs even after request_interrupt(): the commands that clean up after an
+  // interrupt (scancel, squeue) must still run.
+  bool ignore_interrupt = false;
 };
 
 ProcessResult run_process(const ProcessSpec& spec);

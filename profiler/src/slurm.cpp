@@ -141,6 +141,10 @@ Results run_plan_on_slurm(const Plan& plan, const RunnerOptions& options, const 
   std::vector<std::string> ready;
   for (auto& v : built.variants)
     if (v.status == VariantStatus::NotRun) ready.push_back(v.id);
+  if (ready.empty()) {
+    progress("nothing built, nothing to submit");
+    return built;
+  }
   const unsigned tasks = std::max(1u, std::min<unsigned>(slurm.gpus, static_cast<unsigned>(ready.size())));
   std::vector<std::vector<std::string>> shares(tasks);
   for (size_t i = 0; i < ready.size(); ++i) shares[i % tasks].push_back(ready[i]);

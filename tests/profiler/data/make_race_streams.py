@@ -134,6 +134,11 @@ scenarios["h100_bfs"] = [
     {"id": vid, "baseline": base, "samples_ms": stream(med, noise=max(0.005, (q3 - q1) / med / 1.35), outliers=0.02)}
     for vid, base, med, q1, q3 in H100_BFS]
 
+# One line per stream, so that the file reads (and diffs) scenario by scenario.
 with open("race_streams_synthetic.json", "w") as f:
-    json.dump({"generated_by": "tests/profiler/data/make_race_streams.py", "scenarios": scenarios}, f, indent=1)
-    f.write("\n")
+    f.write('{"generated_by": "tests/profiler/data/make_race_streams.py",\n "scenarios": {\n')
+    for n, (name, streams) in enumerate(scenarios.items()):
+        f.write('  %s: [\n' % json.dumps(name))
+        f.write(",\n".join("   " + json.dumps(s) for s in streams))
+        f.write("\n  ]%s\n" % ("," if n + 1 < len(scenarios) else ""))
+    f.write(" }\n}\n")

@@ -81,7 +81,7 @@ std::string render_svg(const Results& results) {
   std::vector<Row> rows;
   for (auto& v : results.variants) {
     Row row{&v};
-    row.label = v.id + (v.baseline ? " (baseline)" : "");
+    row.label = v.id + (v.baseline && v.id != "baseline" ? " (baseline)" : "");
     if (v.status == VariantStatus::Ok && v.timing && v.timing->median > 0) {
       const Timing& t = *v.timing;
       row.charted = true;

@@ -249,7 +249,7 @@ export function renderChartSvg(report: ProfileReport, g: ChartGeometry = DEFAULT
   let hiExp = Math.ceil(Math.log10(hi) - 1e-9);
   if (hiExp <= loExp) hiExp = loExp + 1;
 
-  const labels = rows.map((r) => r.v.name + (r.v.baseline ? ' (baseline)' : ''));
+  const labels = rows.map((r) => r.v.name + (r.v.baseline && r.v.name !== 'baseline' ? ' (baseline)' : ''));
   const title = speedup ? `speedup over the baseline (log scale, ${formatMs(base!.median_ms!)} ms = 1x); whiskers: IQR`
     : 'median time in ms (log scale; no baseline timing, so no speedups); whiskers: IQR';
   const labelWidth = Math.max(4 * g.charEm * g.fontSize, ...labels.map((l) => textWidth(l, g)));

@@ -46,6 +46,24 @@ def missing_slurm():
     return None
 
 
+def free_port_pair():
+    # Two consecutive free ports (slurmctld, slurmd): another checkout's test may run a cluster too.
+    import socket
+    for _ in range(50):
+        with socket.socket() as a:
+            a.bind(("127.0.0.1", 0))
+            port = a.getsockname()[1]
+            if port >= 65535:
+                continue
+            try:
+                with socket.socket() as b:
+                    b.bind(("127.0.0.1", port + 1))
+                return port
+            except OSError:
+                continue
+    return 16817
+
+
 def runner(args, env, timeout=600):
     return subprocess.run([RUNNER] + args, capture_output=True, text=True, env=env, timeout=timeout)
 
@@ -62,7 +80,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="nestor-slurm-test-")
     slurm_dir = os.path.join(tmp, "slurm")
     env = dict(os.environ, NESTOR_SLURM_DIR=slurm_dir, SLURM_CONF=os.path.join(slurm_dir, "slurm.conf"),
-               NESTOR_RUNNER_ASSUME_DEVICES="1")
+               NESTOR_RUNNER_ASSUME_DEVICES="1", NESTOR_SLURM_PORT=str(free_port_pair()))
     env.pop("CUDA_VISIBLE_DEVICES", None)
     started = False
     try:

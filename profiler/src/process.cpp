@@ -1,5 +1,6 @@
 #include "nestor/profiler/process.h"
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -17,7 +18,17 @@ extern char** environ;
 
 namespace nestor::profiler {
 
+namespace {
+std::atomic<bool> interrupt_flag{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "request_interrupt() must be async-signal-safe");
+} // namespace
+
+void request_interrupt() { interrupt_flag.store(true); }
+void clear_interrupt() { interrupt_flag.store(false); }
+bool interrupt_requested() { return interrupt_flag.load(); }
+
 std::string ProcessResult::describe() const {
+  if (interrupted) return "interrupted (process group killed)";
   if (!started) return "could not start: " + error;
   if (timed_out) return "timed out (process group killed)";
   if (signal) return "killed by signal " + std::to_string(*signal) + " (" + strsignal(*signal) + ")";
@@ -44,6 +55,11 @@ std::string tail_lines(const std::string& text, size_t lines) {
 
 ProcessResult run_process(const ProcessSpec& spec) {
   ProcessResult result;
+  if (interrupt_requested() && !spec.ignore_interrupt) {
+    result.interrupted = true;
+    result.error = "interrupted before it started";
+    return result;
+  }
   // Everything the child needs is prepared before fork: the runner is
   // multi-threaded, and only async-signal-safe calls are allowed after it.
   std::map<std::string, std::string> env;
@@ -107,13 +123,21 @@ ProcessResult run_process(const ProcessSpec& spec) {
     pid_t done = waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
     auto now = std::chrono::steady_clock::now();
+    if (interrupt_requested() && !spec.ignore_interrupt) {
+      result.interrupted = true;
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      break;
+    }
     if (now >= deadline) {
       result.timed_out = true;
       kill(-pid, SIGKILL);
       waitpid(pid, &status, 0);
       break;
     }
-    int wait_ms = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count()) + 1;
+    // Capped so that an interrupt is seen within 100 ms; the pidfd still
+    // wakes the wait exactly when the program exits.
+    int wait_ms = std::min(100, static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count()) + 1);
     if (pidfd >= 0) {
       pollfd fd{pidfd, POLLIN, 0};
       poll(&fd, 1, wait_ms);
@@ -124,8 +148,8 @@ ProcessResult run_process(const ProcessSpec& spec) {
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (pidfd >= 0) close(pidfd);
   // Reap stragglers the program left in its group (e.g. a background child).
-  if (!result.timed_out) kill(-pid, SIGKILL);
-  if (!result.timed_out) {
+  if (!result.timed_out && !result.interrupted) kill(-pid, SIGKILL);
+  if (!result.timed_out && !result.interrupted) {
     if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
     else if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 
 namespace nestor::profiler {
 
@@ -16,27 +17,13 @@ std::string fixed(double value, int digits = 3) {
   return buffer;
 }
 
-// Table cells and SVG text come from plan ids and program output; escape them.
+// Table cells come from plan ids and program output; escape them.
 std::string markdown_cell(std::string text) {
   std::string out;
   for (char c : text) {
     if (c == '|') out += "\\|";
     else if (c == '\n' || c == '\r') out += ' ';
     else out += c;
-  }
-  return out;
-}
-
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    default: out += c;
-    }
   }
   return out;
 }
@@ -84,6 +71,7 @@ std::string render_markdown(const Results& results) {
       md << "– | – | 0 | –";
     }
     std::string note = v.status == VariantStatus::Ok ? v.description : v.reason;
+    if (v.timing && !v.timing->stop_detail.empty()) note += (note.empty() ? "" : "; ") + v.timing->stop_detail;
     if (v.from_cache) note += note.empty() ? "cached" : " (cached)";
     md << " | " << markdown_cell(note) << " |\n";
   }
@@ -96,60 +84,6 @@ std::string render_markdown(const Results& results) {
   return md.str();
 }
 
-std::string render_svg(const Results& results) {
-  const int width = 720, left = 180, right = 40, top = 40, row = 34, bar = 20;
-  const int rows = static_cast<int>(results.variants.size());
-  const int height = top + rows * row + 50;
-  double scale_max = 0;
-  for (auto& v : results.variants)
-    if (v.timing) scale_max = std::max(scale_max, std::max(v.timing->q3, v.timing->median));
-  if (scale_max <= 0) scale_max = 1;
-  const double plot_width = width - left - right;
-  auto x_of = [&](double value) { return left + value / scale_max * plot_width; };
-
-  std::ostringstream svg;
-  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
-      << "\" viewBox=\"0 0 " << width << " " << height << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
-  svg << "<title>Median time per variant (ms), error bars: interquartile range</title>\n";
-  svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  svg << "<text x=\"" << left << "\" y=\"20\" font-weight=\"bold\">Median time per variant (ms); error bars: IQR</text>\n";
-  for (int i = 0; i < rows; ++i) {
-    const VariantResult& v = results.variants[i];
-    int y = top + i * row;
-    bool recommended = results.recommendation.variant && *results.recommendation.variant == v.id;
-    svg << "<text x=\"" << left - 8 << "\" y=\"" << y + bar - 5 << "\" text-anchor=\"end\">" << xml_escape(v.id)
-        << (v.baseline ? " (baseline)" : "") << "</text>\n";
-    if (v.status == VariantStatus::Ok && v.timing) {
-      const Timing& t = *v.timing;
-      const char* colour = v.baseline ? "#888888" : recommended ? "#2e7d32" : "#1f77b4";
-      svg << "<rect class=\"bar\" data-variant=\"" << xml_escape(v.id) << "\" x=\"" << left << "\" y=\"" << y
-          << "\" width=\"" << fixed(x_of(t.median) - left, 2) << "\" height=\"" << bar << "\" fill=\"" << colour
-          << "\"/>\n";
-      double cy = y + bar / 2.0;
-      svg << "<line class=\"error-bar\" x1=\"" << fixed(x_of(t.q1), 2) << "\" x2=\"" << fixed(x_of(t.q3), 2)
-          << "\" y1=\"" << cy << "\" y2=\"" << cy << "\" stroke=\"black\"/>\n";
-      for (double edge : {t.q1, t.q3})
-        svg << "<line x1=\"" << fixed(x_of(edge), 2) << "\" x2=\"" << fixed(x_of(edge), 2) << "\" y1=\"" << cy - 5
-            << "\" y2=\"" << cy + 5 << "\" stroke=\"black\"/>\n";
-      svg << "<text x=\"" << fixed(std::max(x_of(t.median), x_of(t.q3)) + 6, 2) << "\" y=\"" << y + bar - 5 << "\">"
-          << fixed(t.median, 4) << (recommended ? " ✓ recommended" : "") << "</text>\n";
-    } else {
-      svg << "<text class=\"failed\" x=\"" << left << "\" y=\"" << y + bar - 5 << "\" fill=\"#c62828\">"
-          << to_string(v.status) << ": " << xml_escape(v.reason.substr(0, 80)) << "</text>\n";
-    }
-  }
-  int axis_y = top + rows * row + 5;
-  svg << "<line x1=\"" << left << "\" x2=\"" << width - right << "\" y1=\"" << axis_y << "\" y2=\"" << axis_y
-      << "\" stroke=\"black\"/>\n";
-  for (int tick = 0; tick <= 4; ++tick) {
-    double value = scale_max * tick / 4;
-    svg << "<text x=\"" << fixed(x_of(value), 2) << "\" y=\"" << axis_y + 16 << "\" text-anchor=\"middle\">"
-        << fixed(value, 3) << "</text>\n";
-  }
-  svg << "</svg>\n";
-  return svg.str();
-}
-
 void write_report(const Results& results, const std::string& path) {
   auto ends_with = [&](const char* suffix) {
     std::string s(suffix);
@@ -160,10 +94,24 @@ void write_report(const Results& results, const std::string& path) {
   else if (ends_with(".md")) text = render_markdown(results);
   else if (ends_with(".svg")) text = render_svg(results);
   else throw std::runtime_error("report path '" + path + "' must end in .json, .md or .svg");
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw std::runtime_error("cannot write report '" + path + "'");
-  out << text;
-  if (!out.flush()) throw std::runtime_error("error while writing report '" + path + "'");
+  write_text_atomic(path, text);
+}
+
+void write_text_atomic(const std::string& path, const std::string& text) {
+  std::string temporary = path + ".tmp-" + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary);
+    if (!out) throw std::runtime_error("cannot write '" + path + "'");
+    out << text;
+    if (!out.flush()) {
+      std::remove(temporary.c_str());
+      throw std::runtime_error("error while writing '" + path + "'");
+    }
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::remove(temporary.c_str());
+    throw std::runtime_error("cannot write '" + path + "' (rename failed)");
+  }
 }
 
 } // namespace nestor::profiler

@@ -81,6 +81,7 @@ json to_json(const VariantResult& v) {
         {"count", t.samples.size()}, {"samples", t.samples}, {"sm_clock_mhz", clocks},
         {"warmup_runs", t.warmup_runs}, {"stop_reason", t.stop_reason},
     };
+    if (!t.stop_detail.empty()) j["timing"]["stop_detail"] = t.stop_detail;
   } else {
     j["timing"] = nullptr;
   }
@@ -154,6 +155,7 @@ VariantResult variant_from_json(const json& j) {
     t.relative_median_error = get_optional<double>(*it, "relative_median_error", tw).value_or(0);
     t.warmup_runs = get<size_t>(*it, "warmup_runs", tw);
     t.stop_reason = get<std::string>(*it, "stop_reason", tw);
+    t.stop_detail = get_optional<std::string>(*it, "stop_detail", tw).value_or("");
     v.timing = t;
   }
   return v;

@@ -518,6 +518,8 @@ TEST(Runner, EditorReportHasTheExtensionsShape) {
   fast.id = "np-4-inter";
   fast.baseline = false;
   fast.timing->median = 1;
+  fast.timing->stop_reason = "eliminated";
+  fast.timing->stop_detail = "eliminated after 3 samples: ...";
   fast.params = {{"rewrite_command", "nestor rewrite k.cu --at 7 --apply np --param slaves=4"}};
   profiler::VariantResult broken;
   broken.id = "cte";
@@ -536,6 +538,9 @@ TEST(Runner, EditorReportHasTheExtensionsShape) {
   EXPECT_EQ(j["variants"][1]["median_ms"], 1.0);
   EXPECT_EQ(j["variants"][1]["iqr_ms"], nlohmann::json({1.9, 2.1}));
   EXPECT_EQ(j["variants"][1]["samples"], 3);
+  EXPECT_EQ(j["variants"][1]["baseline"], false);
+  EXPECT_EQ(j["variants"][1]["stop_reason"], "eliminated") << "the editor marks what racing stopped";
+  EXPECT_EQ(j["variants"][1]["stop_detail"], "eliminated after 3 samples: ...");
   EXPECT_TRUE(j["variants"][2]["median_ms"].is_null());
   EXPECT_EQ(j["variants"][2]["reason"], "build failed");
   EXPECT_EQ(j["recommendation"]["variant"], "np-4-inter");

@@ -16,7 +16,8 @@ timing) has real differences to measure and check.
   --wrong-if: an output mismatch). --fail-if TEXT makes the build fail.
 * Each build appends a line to $FAKE_BUILD_LOG when set; each run writes its
   pid to $FAKE_PID_DIR when set (tests check what ran, and that a cancelled
-  profile left nothing running)."""
+  profile left nothing running); $FAKE_EXTRA_RUN_S adds seconds to every run
+  (the Slurm test needs a task that is still running when it kills it)."""
 import os
 import sys
 
@@ -69,7 +70,7 @@ def main(argv):
 import os, sys, time
 if os.environ.get("FAKE_PID_DIR"):
     open(os.path.join(os.environ["FAKE_PID_DIR"], str(os.getpid())), "w").close()
-time.sleep({delay!r})
+time.sleep({delay!r} + float(os.environ.get("FAKE_EXTRA_RUN_S", "0")))
 with open(sys.argv[1] if len(sys.argv) > 1 else "out.txt", "w") as out:
     out.write("checksum {checksum}\\n")
 """)

@@ -7,7 +7,9 @@
 //
 // SRC is a key=value file: behaviour (ok, wrong, crash, hang, exit_nonzero,
 // cuda_error, missing_output, build_error), sleep_ms (run time), value_offset
-// (added to every output value, to test tolerances).
+// (added to every output value, to test tolerances), build_sleep_ms (build
+// time). With NESTOR_FAKE_RUN_LOG set, every run appends its variant's id
+// (the name of its scratch directory) to that file, so tests see the order.
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -43,6 +45,7 @@ int main(int argc, char** argv) {
   std::string behaviour = config.count("behaviour") ? config["behaviour"] : "ok";
 
   if (mode == "build") {
+    if (config.count("build_sleep_ms")) sleep_ms(std::atof(config["build_sleep_ms"].c_str()));
     if (behaviour == "build_error") {
       std::fprintf(stderr, "%s:1:1: error: fake compile error requested by the test\n", argv[2]);
       return 1;
@@ -68,6 +71,14 @@ int main(int argc, char** argv) {
     in >> run_index;
     std::ofstream out(".fake-run-count");
     out << run_index + 1;
+  }
+  if (const char* log = std::getenv("NESTOR_FAKE_RUN_LOG")) {
+    char cwd[4096];
+    if (getcwd(cwd, sizeof cwd)) {
+      std::string dir(cwd);
+      dir = dir.substr(0, dir.rfind('/')); // <scratch>/<id>/project -> <scratch>/<id>
+      std::ofstream(log, std::ios::app) << dir.substr(dir.rfind('/') + 1) << '\n';
+    }
   }
   double sleep = config.count("sleep_ms") ? std::atof(config["sleep_ms"].c_str()) : 10;
   sleep_ms(sleep + (sleep > 5 ? jitter[run_index % 8] : 0));

@@ -225,9 +225,11 @@ TEST(Report, SvgBarsErrorBarsAndEscaping) {
     return n;
   };
   EXPECT_EQ(svg.rfind("<svg", 0), 0u);
-  EXPECT_EQ(count("class=\"bar\""), 2u) << "one bar per timed variant";
-  EXPECT_EQ(count("class=\"error-bar\""), 2u);
-  EXPECT_EQ(count("class=\"failed\""), 1u);
+  EXPECT_EQ(count("<rect class=\"bar "), 2u) << "one bar per timed variant";
+  EXPECT_EQ(count("class=\"whisker\""), 2u);
+  EXPECT_EQ(count("-row\""), 3u) << "one row per variant";
+  EXPECT_EQ(count("<text class=\"note incorrect\""), 1u) << "the wrong variant is marked incorrect";
+  EXPECT_NE(svg.find("speedup over the baseline (log scale)"), std::string::npos);
   EXPECT_NE(svg.find("warp&lt;per&gt;row"), std::string::npos);
   EXPECT_EQ(svg.find("warp<per>row"), std::string::npos);
 }

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <set>
+#include <thread>
 #include <sys/wait.h>
 
 using namespace nestor::profiler;
@@ -112,7 +113,8 @@ TEST_F(RunnerFixture, ClassifiesEveryFailureAndRecommendsFastestCorrect) {
   for (auto& v : r.variants) {
     if (v.status == VariantStatus::Ok) {
       ASSERT_TRUE(v.timing) << v.id;
-      EXPECT_GE(v.timing->samples.size(), 5u) << v.id;
+      // Racing stops the hopeless ones at their correctness run or after 3 or 5 samples.
+      EXPECT_GE(v.timing->samples.size(), v.timing->stop_reason == "eliminated" ? 1u : 5u) << v.id;
       EXPECT_LE(v.timing->samples.size(), 8u) << v.id;
       EXPECT_EQ(v.timing->source, "wall_clock");
       EXPECT_EQ(v.timing->sm_clock_mhz.size(), v.timing->samples.size());
@@ -227,6 +229,104 @@ TEST_F(RunnerFixture, NoDeviceAndSeamRestrictions) {
   } catch (const PlanError& e) {
     EXPECT_NE(std::string(e.what()).find("test seam"), std::string::npos);
   }
+}
+
+// Racing in the runner: interleaved rounds; a hopeless variant stops at its
+// correctness run, a merely slower one after 3-5 samples, both with the
+// reason; the baseline keeps its full timing; the recommendation is the one
+// of timing everything.
+TEST_F(RunnerFixture, RacingInterleavesAndEliminatesHopelessVariants) {
+  plan["timing"] = {{"mode", "wall_clock"}, {"min_samples", 5}, {"max_samples", 12}, {"noise_target", 0.0001}, {"time_limit_s", 30}};
+  plan["run"]["env"] = {{"NESTOR_FAKE_RUN_LOG", (dir / "runs.log").string()}};
+  // Wall-clock timing on a loaded CI machine is noisy: only hopeless (15x)
+  // is certain to go at its correctness run; where "slower" (1.6x) goes
+  // depends on the noise (the rules themselves are checked exactly by
+  // race_replay_test on recorded streams).
+  add_variant("fast", "behaviour=ok\nsleep_ms=10\n");
+  add_variant("slower", "behaviour=ok\nsleep_ms=16\n");
+  add_variant("hopeless", "behaviour=ok\nsleep_ms=150\n");
+  Results raced = run();
+  const Timing& hopeless = *find(raced, "hopeless").timing;
+  EXPECT_EQ(hopeless.stop_reason, "eliminated");
+  EXPECT_EQ(hopeless.samples.size(), 1u) << "more than 2x the best at its correctness run";
+  EXPECT_NE(hopeless.stop_detail.find("eliminated after 1 sample (its correctness run): "), std::string::npos) << hopeless.stop_detail;
+  // The best so far depends on which builds finished first.
+  EXPECT_NE(hopeless.stop_detail.find("slowest run of best "), std::string::npos) << hopeless.stop_detail;
+  const Timing& slower = *find(raced, "slower").timing;
+  if (slower.stop_reason == "eliminated") EXPECT_TRUE(slower.stop_detail.starts_with("eliminated after ")) << slower.stop_detail;
+  else EXPECT_GE(slower.samples.size(), 5u);
+  EXPECT_EQ(find(raced, "baseline").timing->samples.size(), 12u) << "the baseline is timed to its stopping rule";
+  EXPECT_EQ(raced.recommendation.variant, std::optional<std::string>("fast"));
+  json written = to_json(raced);
+  bool found = false;
+  for (auto& v : written["variants"])
+    if (v["id"] == "hopeless") found = v["timing"]["stop_detail"].get<std::string>().starts_with("eliminated after 1 sample");
+  EXPECT_TRUE(found) << "results.json carries the reason";
+
+  // Interleaved: while several are timed, no variant runs twice in a row.
+  std::vector<std::string> order;
+  {
+    std::ifstream in(dir / "runs.log");
+    for (std::string line; std::getline(in, line);) order.push_back(line);
+  }
+  // The baseline (12 samples) and fast (at least 5) are timed together.
+  size_t first = std::find(order.begin(), order.end(), "fast") - order.begin();
+  ASSERT_LT(first + 6, order.size());
+  for (size_t i = first + 1; i < first + 6; ++i) EXPECT_NE(order[i], order[i - 1]) << "run " << i << ": round robin";
+
+  options.race.enabled = false;
+  Results everything = run();
+  EXPECT_EQ(find(everything, "hopeless").timing->samples.size(), 12u);
+  EXPECT_EQ(find(everything, "hopeless").timing->stop_reason, "max_samples");
+  EXPECT_EQ(everything.recommendation.variant, raced.recommendation.variant);
+}
+
+// Timing starts while slow builds are still running.
+TEST_F(RunnerFixture, BuildsOverlapWithTiming) {
+  options.build_jobs = 2;
+  add_variant("quick", "behaviour=ok\nsleep_ms=10\n");
+  add_variant("slow_build", "behaviour=ok\nsleep_ms=10\nbuild_sleep_ms=2500\n");
+  Results r = run();
+  EXPECT_EQ(find(r, "slow_build").status, VariantStatus::Ok);
+  auto line_of = [&](const std::string& prefix) {
+    return std::find_if(progress_lines.begin(), progress_lines.end(), [&](auto& l) { return l.starts_with(prefix); }) -
+           progress_lines.begin();
+  };
+  EXPECT_LT(line_of("[time] quick"), line_of("[build] slow_build: ok")) << "quick was timed before slow_build finished building";
+}
+
+// An interrupt (Ctrl-C, scancel's SIGTERM) kills the running program; the
+// variants finished before it are in the cache and a rerun resumes from them.
+TEST_F(RunnerFixture, InterruptedRunResumesFromMeasuredResults) {
+  options.build_jobs = 2;
+  plan["timing"]["noise_target"] = 0.5;
+  add_variant("first", "behaviour=ok\nsleep_ms=5\n");
+  add_variant("endless", "behaviour=hang\nsleep_ms=1\nbuild_sleep_ms=1500\n"); // built after "first" was timed
+  plan["run"]["timeout_s"] = 60;
+  std::thread interrupter([&] {
+    // Once "first" is measured, interrupt while "endless" hangs.
+    for (int i = 0; i < 600 && !fs::exists(dir / "scratch/endless/project/child.pid"); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    request_interrupt();
+  });
+  auto start = std::chrono::steady_clock::now();
+  Results partial = run();
+  interrupter.join();
+  clear_interrupt();
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 30) << "the hung run was killed";
+  EXPECT_EQ(find(partial, "endless").status, VariantStatus::NotRun);
+  EXPECT_NE(find(partial, "endless").reason.find("interrupted"), std::string::npos) << find(partial, "endless").reason;
+  ASSERT_EQ(find(partial, "first").status, VariantStatus::Ok) << find(partial, "first").reason;
+  pid_t child = std::stoi(read_file(dir / "scratch/endless/project/child.pid"));
+  std::string stat = read_file("/proc/" + std::to_string(child) + "/stat");
+  EXPECT_TRUE(stat.empty() || stat.find(") Z") != std::string::npos) << "the hung program's child survived the interrupt";
+
+  plan["run"]["timeout_s"] = 1.5;
+  Results resumed = run();
+  EXPECT_TRUE(find(resumed, "first").from_cache) << "measured before the interrupt";
+  EXPECT_EQ(find(resumed, "first").timing->samples, find(partial, "first").timing->samples);
+  EXPECT_EQ(find(resumed, "endless").status, VariantStatus::Timeout) << "measured again";
 }
 
 // The executable: exit codes and files, as `nestor profile` will call it.

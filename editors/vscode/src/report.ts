@@ -14,6 +14,11 @@ export interface ProfileVariant {
   median_ms: number | null;
   iqr_ms: [number, number] | null;
   samples: number;
+  /** The variant the others are compared with (speedups are over it). */
+  baseline: boolean;
+  /** Why timing stopped: settled, max_samples, time_limit, eliminated (racing), interrupted. */
+  stop_reason: string | null;
+  stop_detail: string | null;
 }
 
 export interface ProfileReport {
@@ -106,6 +111,10 @@ export function parseProfileResult(value: unknown): ParsedProfileResult {
       median_ms: median,
       iqr_ms: iqr,
       samples: typeof v.samples === 'number' && Number.isInteger(v.samples) && v.samples >= 0 ? v.samples : 0,
+      // Older servers send no flag: their baseline is the variant named "baseline".
+      baseline: typeof v.baseline === 'boolean' ? v.baseline : v.name === 'baseline',
+      stop_reason: typeof v.stop_reason === 'string' ? v.stop_reason : null,
+      stop_detail: typeof v.stop_detail === 'string' && v.stop_detail !== '' ? v.stop_detail : null,
     });
   });
 
@@ -156,91 +165,159 @@ function truncate(s: string, max: number): string {
 }
 
 export interface ChartGeometry {
-  width: number;
-  labelWidth: number;
-  valueWidth: number;
+  fontSize: number;
+  /** Advance of one character of the chart's monospace font, in em (DejaVu Sans Mono: 0.60). */
+  charEm: number;
+  plotWidth: number;
   rowHeight: number;
   barHeight: number;
   top: number;
   axisHeight: number;
+  pad: number;
 }
 
 export const DEFAULT_GEOMETRY: ChartGeometry = {
-  width: 720, labelWidth: 210, valueWidth: 120, rowHeight: 30, barHeight: 16, top: 10, axisHeight: 42,
+  fontSize: 12, charEm: 0.62, plotWidth: 360, rowHeight: 26, barHeight: 14, top: 12, axisHeight: 46, pad: 12,
 };
 
-const charted = (v: ProfileVariant) => v.status === 'ok' && v.median_ms !== null;
+const charted = (v: ProfileVariant) => v.status === 'ok' && v.median_ms !== null && v.median_ms > 0;
+
+interface ChartRow {
+  v: ProfileVariant;
+  value: number | null; // speedup (or ms without a baseline timing)
+  low: number;
+  high: number;
+  note: string;
+  cls: string;
+}
+
+/** Width of a text in the chart's monospace font (code points, not UTF-16 units). */
+export function textWidth(text: string, g: ChartGeometry = DEFAULT_GEOMETRY): number {
+  return [...text].length * g.charEm * g.fontSize;
+}
 
 /**
- * Horizontal bar chart: one row per variant, bar length = median time,
- * whisker = interquartile range. Variants that did not run get a row with
- * their status instead of a bar, so the chart and the table list the same
- * variants in the same order.
+ * Horizontal bar chart, one row per variant, fastest first: the speedup over
+ * the baseline on a log axis (a 0.14 ms winner and a 60 ms loser both stay
+ * visible), whiskers for the interquartile range, a dashed line at 1x. The
+ * recommended variant, the baseline, variants racing eliminated and failed or
+ * incorrect ones are marked. Without a baseline timing it shows median times
+ * (log axis). The view box is computed from the text (monospace), so names and
+ * values of any length are never cut off.
  */
 export function renderChartSvg(report: ProfileReport, g: ChartGeometry = DEFAULT_GEOMETRY): string {
-  const plotLeft = g.labelWidth;
-  const plotWidth = g.width - g.labelWidth - g.valueWidth;
-  let maxValue = 0;
-  for (const v of report.variants) {
-    if (!charted(v)) continue;
-    maxValue = Math.max(maxValue, v.median_ms!, v.iqr_ms ? v.iqr_ms[1] : 0);
+  const base = report.variants.find((v) => v.baseline && charted(v)) ?? null;
+  const speedup = base !== null;
+  const winner = report.recommendation?.variant;
+  const rows: ChartRow[] = report.variants.map((v) => {
+    if (!charted(v)) {
+      const incorrect = v.status === 'output_mismatch';
+      const why = (incorrect ? 'incorrect' : v.status) + (v.reason ? `: ${v.reason}` : '');
+      return { v, value: null, low: 0, high: 0, note: truncate(why, 90), cls: incorrect ? 'incorrect' : 'failed' };
+    }
+    const m = v.median_ms!;
+    const [q1, q3] = v.iqr_ms ?? [m, m];
+    const value = speedup ? base!.median_ms! / m : m;
+    const low = speedup ? base!.median_ms! / Math.max(q3, 1e-12) : Math.max(q1, 1e-12);
+    const high = speedup ? (q1 > 0 ? base!.median_ms! / q1 : value) : Math.max(q3, m);
+    let note = speedup ? `${value.toFixed(value < 10 ? 2 : 1)}x  ${formatMs(m)} ms` : `${formatMs(m)} ms`;
+    const recommended = winner === v.name;
+    const eliminated = v.stop_reason === 'eliminated';
+    const interrupted = v.stop_reason === 'interrupted';
+    if (recommended) note += '  recommended';
+    if (eliminated) note += `  eliminated after ${v.samples} sample${v.samples === 1 ? '' : 's'}`;
+    if (interrupted) note += `  interrupted after ${v.samples} samples`;
+    const cls = recommended ? 'winner' : v.baseline ? 'baseline' : eliminated ? 'eliminated' : interrupted ? 'interrupted' : 'ok';
+    return { v, value, low: Math.min(low, value), high: Math.max(high, value), note, cls };
+  });
+  rows.sort((a, b) => {
+    if ((a.value === null) !== (b.value === null)) return a.value === null ? 1 : -1;
+    if (a.value === null || b.value === null) return 0;
+    return speedup ? b.value - a.value : a.value - b.value;
+  });
+
+  let lo = speedup ? 1 : Infinity;
+  let hi = speedup ? 1 : 0;
+  for (const r of rows) {
+    if (r.value === null) continue;
+    lo = Math.min(lo, r.low);
+    hi = Math.max(hi, r.high);
   }
-  const scaleMax = niceCeiling(maxValue);
-  const x = (ms: number) => plotLeft + (ms / scaleMax) * plotWidth;
-  const height = g.top + report.variants.length * g.rowHeight + g.axisHeight;
-  const r = (n: number) => Number(n.toFixed(2));
+  if (!Number.isFinite(lo) || !(lo > 0)) lo = 1;
+  if (!(hi > 0)) hi = 1;
+  const loExp = Math.floor(Math.log10(lo) + 1e-9);
+  let hiExp = Math.ceil(Math.log10(hi) - 1e-9);
+  if (hiExp <= loExp) hiExp = loExp + 1;
+
+  const labels = rows.map((r) => r.v.name + (r.v.baseline && r.v.name !== 'baseline' ? ' (baseline)' : ''));
+  const title = speedup ? `speedup over the baseline (log scale, ${formatMs(base!.median_ms!)} ms = 1x); whiskers: IQR`
+    : 'median time in ms (log scale; no baseline timing, so no speedups); whiskers: IQR';
+  const labelWidth = Math.max(4 * g.charEm * g.fontSize, ...labels.map((l) => textWidth(l, g)));
+  const noteWidth = Math.max(0, ...rows.map((r) => textWidth(r.note, g)));
+  const plotLeft = g.pad + labelWidth + 10;
+  const plotRight = plotLeft + g.plotWidth;
+  const noteX = plotRight + 10;
+  const width = Math.ceil(Math.max(noteX + noteWidth + g.pad, plotLeft + textWidth(title, g) / 2 + g.plotWidth / 2 + g.pad,
+    g.pad + textWidth(title, g) + g.pad));
+  const axisY = g.top + rows.length * g.rowHeight + 4;
+  const height = Math.ceil(axisY + g.axisHeight);
+  const x = (value: number) => {
+    const position = (Math.log10(Math.max(value, 1e-300)) - loExp) / (hiExp - loExp);
+    return plotLeft + Math.min(1, Math.max(0, position)) * g.plotWidth;
+  };
+  const r2 = (n: number) => Number(n.toFixed(2));
 
   const parts: string[] = [];
   // No width/height attributes: the stylesheet scales the viewBox to the
-  // panel width (capped at its natural size), so a narrow panel shows it all.
+  // panel width, so a narrow panel shows it all, smaller.
   parts.push(`<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" aria-labelledby="chart-title" ` +
-    `viewBox="0 0 ${g.width} ${height}" preserveAspectRatio="xMinYMin meet">`);
-  parts.push(`<title id="chart-title">Median time per variant of kernel ${escapeHtml(report.kernel)}, whiskers show the interquartile range</title>`);
-
-  report.variants.forEach((v, i) => {
+    `viewBox="0 0 ${width} ${height}" preserveAspectRatio="xMinYMin meet">`);
+  parts.push(`<title id="chart-title">${speedup ? 'Speedup over the baseline' : 'Median time'} per variant of kernel ` +
+    `${escapeHtml(report.kernel)}, fastest first, log scale; whiskers show the interquartile range</title>`);
+  if (speedup) {
+    parts.push(`<line class="unity" x1="${r2(x(1))}" y1="${g.top - 4}" x2="${r2(x(1))}" y2="${axisY}"/>`);
+  }
+  rows.forEach((row, i) => {
     const rowTop = g.top + i * g.rowHeight;
     const cy = rowTop + g.rowHeight / 2;
-    const recommended = report.recommendation?.variant === v.name;
-    parts.push(`<g class="row${recommended ? ' recommended' : ''}" data-variant="${escapeHtml(v.name)}">`);
-    parts.push(`<text class="label" x="${plotLeft - 8}" y="${r(cy)}" text-anchor="end" dominant-baseline="middle">` +
-      `${escapeHtml(truncate(v.name, 30))}<title>${escapeHtml(v.name)}</title></text>`);
-    if (charted(v)) {
-      const w = Math.max(1, x(v.median_ms!) - plotLeft);
-      parts.push(`<rect class="bar${recommended ? ' recommended' : ''}" x="${plotLeft}" y="${r(cy - g.barHeight / 2)}" ` +
-        `width="${r(w)}" height="${g.barHeight}"><title>${escapeHtml(v.name)}: median ${formatMs(v.median_ms!)} ms</title></rect>`);
-      let valueX = plotLeft + w;
-      if (v.iqr_ms) {
-        const [lo, hi] = v.iqr_ms;
-        const cap = g.barHeight / 2 + 2;
-        parts.push(`<g class="whisker" data-lo="${lo}" data-hi="${hi}">` +
-          `<line x1="${r(x(lo))}" y1="${r(cy)}" x2="${r(x(hi))}" y2="${r(cy)}"/>` +
-          `<line x1="${r(x(lo))}" y1="${r(cy - cap)}" x2="${r(x(lo))}" y2="${r(cy + cap)}"/>` +
-          `<line x1="${r(x(hi))}" y1="${r(cy - cap)}" x2="${r(x(hi))}" y2="${r(cy + cap)}"/>` +
-          `<title>IQR ${formatMs(lo)}\u2013${formatMs(hi)} ms</title></g>`);
-        valueX = Math.max(valueX, x(hi));
-      }
-      parts.push(`<text class="value" x="${r(valueX + 6)}" y="${r(cy)}" dominant-baseline="middle">${formatMs(v.median_ms!)} ms</text>`);
+    const v = row.v;
+    parts.push(`<g class="row ${row.cls}-row" data-variant="${escapeHtml(v.name)}">`);
+    parts.push(`<text class="label" x="${r2(plotLeft - 8)}" y="${r2(cy)}" text-anchor="end" dominant-baseline="middle">` +
+      `${escapeHtml(labels[i])}</text>`);
+    if (row.value !== null) {
+      const from = speedup ? x(1) : plotLeft;
+      const to = x(row.value);
+      const w = Math.max(1, Math.abs(to - from));
+      parts.push(`<rect class="bar ${row.cls}" x="${r2(Math.min(from, to))}" y="${r2(cy - g.barHeight / 2)}" ` +
+        `width="${r2(w)}" height="${g.barHeight}"><title>${escapeHtml(v.name)}: median ${formatMs(v.median_ms!)} ms` +
+        `${v.stop_detail ? '; ' + escapeHtml(v.stop_detail) : ''}</title></rect>`);
+      const cap = g.barHeight / 2 + 2;
+      const a = x(row.low);
+      const b = x(row.high);
+      parts.push(`<g class="whisker" data-lo="${row.low}" data-hi="${row.high}">` +
+        `<line x1="${r2(a)}" y1="${r2(cy)}" x2="${r2(b)}" y2="${r2(cy)}"/>` +
+        `<line x1="${r2(a)}" y1="${r2(cy - cap)}" x2="${r2(a)}" y2="${r2(cy + cap)}"/>` +
+        `<line x1="${r2(b)}" y1="${r2(cy - cap)}" x2="${r2(b)}" y2="${r2(cy + cap)}"/></g>`);
+      parts.push(`<text class="value" x="${r2(noteX)}" y="${r2(cy)}" dominant-baseline="middle">${escapeHtml(row.note)}</text>`);
     } else {
-      const why = v.reason ? `${v.status}: ${v.reason}` : v.status;
-      parts.push(`<text class="status" x="${plotLeft + 4}" y="${r(cy)}" dominant-baseline="middle">` +
-        `${escapeHtml(truncate(why, 60))}<title>${escapeHtml(why)}</title></text>`);
+      parts.push(`<text class="status" x="${r2(noteX)}" y="${r2(cy)}" dominant-baseline="middle">` +
+        `${escapeHtml(row.note)}<title>${escapeHtml(v.reason ?? v.status)}</title></text>`);
     }
     parts.push('</g>');
   });
 
-  const axisY = g.top + report.variants.length * g.rowHeight + 4;
-  parts.push(`<g class="axis"><line x1="${plotLeft}" y1="${axisY}" x2="${plotLeft + plotWidth}" y2="${axisY}"/>`);
-  // Round tick steps: 2 -> 0.5 steps, 1, 2.5 and 5 -> fifths.
-  const mantissa = scaleMax / Math.pow(10, Math.floor(Math.log10(scaleMax)));
-  const ticks = Math.abs(mantissa - 2) < 1e-9 ? 4 : 5;
-  for (let t = 0; t <= ticks; t++) {
-    const ms = (scaleMax * t) / ticks;
-    const tx = r(x(ms));
-    parts.push(`<line x1="${tx}" y1="${axisY}" x2="${tx}" y2="${axisY + 5}"/>` +
-      `<text x="${tx}" y="${axisY + 17}" text-anchor="middle">${formatMs(ms)}</text>`);
+  parts.push(`<g class="axis"><line x1="${r2(plotLeft)}" y1="${axisY}" x2="${r2(plotRight)}" y2="${axisY}"/>`);
+  const fine = hiExp - loExp <= 2;
+  for (let e = loExp; e <= hiExp; e++) {
+    for (const m of [1, 2, 5]) {
+      if (m !== 1 && (!fine || e === hiExp)) continue;
+      const value = m * Math.pow(10, e);
+      const tx = r2(x(value));
+      parts.push(`<line x1="${tx}" y1="${axisY}" x2="${tx}" y2="${axisY + 5}"/>` +
+        `<text class="tick" x="${tx}" y="${axisY + 17}" text-anchor="middle">${formatMs(value)}${speedup ? 'x' : ''}</text>`);
+    }
   }
-  parts.push(`<text class="axis-title" x="${r(plotLeft + plotWidth / 2)}" y="${axisY + 34}" text-anchor="middle">` +
-    `median time (ms); whiskers: interquartile range</text></g>`);
+  parts.push(`<text class="axis-title" x="${r2(g.pad)}" y="${axisY + 36}">${escapeHtml(title)}</text></g>`);
   parts.push('</svg>');
   return parts.join('');
 }
@@ -273,11 +350,14 @@ code { font-family: var(--vscode-editor-font-family, monospace); }
 .recommendation { border-left: 4px solid var(--vscode-charts-green, #388a34); padding: 4px 12px; margin: 12px 0; }
 .error { border-left: 4px solid var(--vscode-errorForeground, #e51400); padding: 4px 12px; }
 .warnings { color: var(--vscode-descriptionForeground, #717171); font-size: 0.9em; }
-svg.chart { width: 100%; max-width: 720px; height: auto; }
-svg.chart text { fill: var(--vscode-foreground, #333); font-size: 12px; font-family: var(--vscode-font-family, sans-serif); }
+svg.chart { width: 100%; height: auto; }
+svg.chart text { fill: var(--vscode-foreground, #333); font-size: 12px; font-family: 'DejaVu Sans Mono', 'Liberation Mono', monospace; }
 svg.chart .bar { fill: var(--vscode-charts-blue, #1a85ff); }
-svg.chart .bar.recommended { fill: var(--vscode-charts-green, #388a34); }
+svg.chart .bar.winner { fill: var(--vscode-charts-green, #388a34); }
+svg.chart .bar.baseline { fill: var(--vscode-disabledForeground, #888); }
+svg.chart .bar.eliminated, svg.chart .bar.interrupted { fill: var(--vscode-charts-blue, #1a85ff); fill-opacity: 0.35; }
 svg.chart .whisker line, svg.chart .axis line { stroke: var(--vscode-foreground, #333); stroke-width: 1.2; }
+svg.chart .unity { stroke: var(--vscode-foreground, #333); stroke-dasharray: 3 3; stroke-opacity: 0.6; }
 svg.chart .status { fill: var(--vscode-errorForeground, #e51400); font-style: italic; }
 table.variants { border-collapse: collapse; margin-top: 12px; }
 table.variants th, table.variants td { border: 1px solid var(--vscode-panel-border, #ccc); padding: 3px 8px; text-align: left; }

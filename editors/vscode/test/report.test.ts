@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { escapeHtml, formatMs, niceCeiling, parseProfileResult, renderChartSvg, renderReportHtml, renderTableHtml } from '../src/report';
+import { DEFAULT_GEOMETRY, escapeHtml, formatMs, niceCeiling, parseProfileResult, renderChartSvg, renderReportHtml, renderTableHtml, textWidth } from '../src/report';
 
 const NONCE = 'dGVzdG5vbmNlMTIzNDU2Nw==';
 
@@ -79,27 +79,65 @@ test('malformed variant fields are dropped with a warning and the rest is kept',
   assert.equal(p.warnings.length, 3, p.warnings.join('\n'));
 });
 
-test('the chart has one bar per variant that ran, scaled to a nice maximum, with IQR whiskers', () => {
+test('the chart: speedup over the baseline on a log axis, fastest first, winner marked, failures last', () => {
+  const g = DEFAULT_GEOMETRY;
   const svg = renderChartSvg(parsedSample().report);
-  const bars = [...svg.matchAll(/<rect class="bar( recommended)?" x="([\d.]+)" y="[\d.]+" width="([\d.]+)"/g)];
+  const rows = [...svg.matchAll(/<g class="row ([a-z]+)-row" data-variant="([^"]+)">/g)].map((m) => [m[2], m[1]]);
+  assert.deepEqual(rows, [['CUDA-NP: 4 slaves, inter-warp', 'winner'], ['baseline', 'baseline'], ['DP launch per thread', 'failed']]);
+  const bars = [...svg.matchAll(/<rect class="bar ([a-z]+)" x="([\d.]+)" y="[\d.]+" width="([\d.]+)"/g)];
   assert.equal(bars.length, 2);
-  // Plot area: x from 210 to 720-120 = 600, i.e. 390 px for niceCeiling(2.2) = 2.5 ms.
-  assert.equal(Number(bars[0][2]), 210);
-  assert.equal(Number(bars[0][3]), 2.0 / 2.5 * 390);
-  assert.equal(Number(bars[1][3]), 0.5 / 2.5 * 390);
-  assert.equal(bars[0][1], undefined);
-  assert.equal(bars[1][1], ' recommended');
-  const whiskers = [...svg.matchAll(/<g class="whisker" data-lo="([\d.]+)" data-hi="([\d.]+)"><line x1="([\d.]+)" y1="[\d.]+" x2="([\d.]+)"/g)];
-  assert.equal(whiskers.length, 2);
-  assert.equal(Number(whiskers[0][3]), Number((210 + 1.9 / 2.5 * 390).toFixed(2)));
-  assert.equal(Number(whiskers[0][4]), Number((210 + 2.2 / 2.5 * 390).toFixed(2)));
-  // The failed variant has a row with its status instead of a bar.
+  // Labels are not cut: the plot starts after the longest one (29 characters).
+  const plotLeft = g.pad + textWidth('CUDA-NP: 4 slaves, inter-warp') + 10;
+  // IQR speedups span 0.91x .. 4.4x: the axis covers 0.1x .. 10x, 1x in the middle.
+  const one = plotLeft + g.plotWidth / 2;
+  assert.equal(Number(bars[0][2]), Number(one.toFixed(2)));
+  assert.equal(Number(bars[0][3]), Number(((Math.log10(4) + 1) / 2 * g.plotWidth - g.plotWidth / 2).toFixed(2)));
+  assert.equal(bars[0][1], 'winner');
+  assert.equal(bars[1][1], 'baseline');
+  assert.equal(Number(bars[1][3]), 1, 'the baseline is 1x: a 1 px bar at the 1x line');
+  assert.match(svg, /<line class="unity"/);
+  assert.match(svg, />4\.00x  0\.5 ms  recommended<\/text>/);
   assert.match(svg, /<text class="status"[^>]*>failed: launch out of resources/);
-  // Axis ticks go 0 .. 2.5 ms.
-  const ticks = [...svg.matchAll(/<text x="[\d.]+" y="[\d.]+" text-anchor="middle">([\d.]+)<\/text>/g)].map((m) => m[1]);
-  assert.deepEqual(ticks, ['0', '0.5', '1', '1.5', '2', '2.5']);
+  const ticks = [...svg.matchAll(/<text class="tick" x="[\d.]+" y="[\d.]+" text-anchor="middle">([\d.x]+)<\/text>/g)].map((m) => m[1]);
+  assert.deepEqual(ticks, ['0.1x', '0.2x', '0.5x', '1x', '2x', '5x', '10x']);
   assert.ok(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"'));
   assert.ok(svg.endsWith('</svg>'));
+});
+
+test('the chart never cuts names or values: the view box grows with the text', () => {
+  const long = 'threshold-2048+coarsen-8+aggregate-warp+'.repeat(5);
+  const p = parseProfileResult({
+    kernel: 'bfs_parent', device: null,
+    variants: [
+      { name: 'baseline', baseline: true, status: 'ok', reason: null, median_ms: 0.9, iqr_ms: [0.88, 0.92], samples: 100 },
+      { name: long, status: 'ok', reason: null, median_ms: 0.14, iqr_ms: [0.139, 0.141], samples: 12 },
+      { name: 'coarsen-2', status: 'ok', reason: null, median_ms: 60, iqr_ms: [59, 61], samples: 1, stop_reason: 'eliminated',
+        stop_detail: 'eliminated after 1 sample (its correctness run): 60 ms > 2x ...' },
+      { name: 'wrong', status: 'output_mismatch', reason: 'differs '.repeat(40), median_ms: null, iqr_ms: null, samples: 0 },
+    ],
+    recommendation: { variant: long, reason: 'fastest' },
+  });
+  assert.equal(p.kind, 'report');
+  if (p.kind !== 'report') return;
+  const svg = renderChartSvg(p.report);
+  const viewWidth = Number(svg.match(/viewBox="0 0 ([\d.]+) [\d.]+"/)![1]);
+  assert.ok(svg.includes(`>${long}</text>`), 'the long name is drawn whole');
+  const labelEnd = Number(svg.match(/<text class="label" x="([\d.]+)"/)![1]);
+  assert.ok(labelEnd - textWidth(long) >= 0, 'the longest label starts inside the view box');
+  for (const m of svg.matchAll(/<text class="(?:value|status)" x="([\d.]+)"[^>]*>([^<]*)</g)) {
+    const end = Number(m[1]) + textWidth(m[2].replace(/&[a-z#0-9]+;/g, '_'));
+    assert.ok(end <= viewWidth, `value "${m[2].slice(0, 30)}" ends at ${end} > ${viewWidth}`);
+  }
+  // Log axis: the 60 ms loser and the 0.14 ms winner both get visible bars.
+  const widths = [...svg.matchAll(/<rect class="bar [a-z]+" x="[\d.]+" y="[\d.]+" width="([\d.]+)"/g)].map((m) => Number(m[1]));
+  assert.equal(widths.length, 3);
+  assert.ok(widths.every((w) => w >= 1));
+  assert.match(svg, /data-variant="coarsen-2"/);
+  assert.match(svg, /<g class="row eliminated-row" data-variant="coarsen-2">/);
+  assert.match(svg, /eliminated after 1 sample<\/text>/);
+  assert.match(svg, /<g class="row incorrect-row" data-variant="wrong">/);
+  const order = [...svg.matchAll(/data-variant="([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(order, [long, 'baseline', 'coarsen-2', 'wrong']);
 });
 
 test('the table lists every variant with median, IQR, samples and reason', () => {

@@ -307,6 +307,9 @@ nlohmann::json editorReport(const profiler::Results &results, const std::string 
       row["median_ms"] = v.timing->median;
       row["iqr_ms"] = {v.timing->q1, v.timing->q3};
       row["samples"] = v.timing->samples.size();
+      // Why timing stopped: the editor marks variants racing eliminated.
+      row["stop_reason"] = v.timing->stop_reason;
+      row["stop_detail"] = v.timing->stop_detail;
     } else {
       row["median_ms"] = nullptr;
       row["iqr_ms"] = nullptr;

@@ -42,6 +42,7 @@ public:
   std::optional<VariantResult> find(const std::string& key) const;
   void append(const std::string& key, const VariantResult& result); // thread-safe; throws on I/O error
   size_t skipped_lines() const { return skipped_; }
+  const std::map<std::string, VariantResult>& entries() const { return entries_; }
   const std::filesystem::path& path() const { return path_; }
 
 private:

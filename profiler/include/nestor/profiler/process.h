@@ -11,6 +11,7 @@ namespace nestor::profiler {
 struct ProcessResult {
   bool started = false;   // false: fork/exec failed (error in `error`)
   bool timed_out = false; // process group was killed after the timeout
+  bool interrupted = false; // process group was killed because request_interrupt() was called
   std::optional<int> exit_code;
   std::optional<int> signal; // terminating signal, when killed by one
   double wall_seconds = 0;
@@ -26,9 +27,19 @@ struct ProcessSpec {
   std::filesystem::path stdout_path; // output captured here (truncated first)
   std::filesystem::path stderr_path;
   double timeout_s = 60;
+  // Runs even after request_interrupt(): the commands that clean up after an
+  // interrupt (scancel, squeue) must still run.
+  bool ignore_interrupt = false;
 };
 
 ProcessResult run_process(const ProcessSpec& spec);
+
+// Asks every running and future run_process to kill its process group and
+// return (interrupted = true). Async-signal-safe: a SIGINT/SIGTERM handler
+// calls it, so that Ctrl-C or scancel leaves no program running.
+void request_interrupt();
+bool interrupt_requested();
+void clear_interrupt(); // for a new run in the same process (tests)
 
 std::string read_file(const std::filesystem::path& path);
 std::string tail_lines(const std::string& text, size_t lines = 20);

@@ -10,9 +10,16 @@ namespace nestor::profiler {
 // followed by the recommendation and what was timed.
 std::string render_markdown(const Results& results);
 
-// SVG bar chart of the median time per variant with IQR error bars; failed
-// variants are listed with their status instead of a bar.
+// SVG chart of the speedup over the baseline per variant (log axis, IQR
+// whiskers), fastest first; the recommended variant, the baseline, variants
+// eliminated by racing and failed or incorrect ones are marked. Without a
+// baseline timing it shows median times (log axis). The view box is computed
+// from the text, so long names and values are never cut off.
 std::string render_svg(const Results& results);
+
+// Writes `text` to `path` through a temporary file in the same directory and
+// a rename, so readers never see half a file. Throws std::runtime_error.
+void write_text_atomic(const std::string& path, const std::string& text);
 
 // Writes `path` in the format chosen by its extension (.json, .md, .svg).
 // Throws std::runtime_error for another extension or an unwritable path.

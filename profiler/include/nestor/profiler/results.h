@@ -41,7 +41,10 @@ struct Timing {
   double median = 0, q1 = 0, q3 = 0, min = 0, max = 0, mean = 0, stdev = 0;
   double relative_median_error = 0;
   size_t warmup_runs = 0;
-  std::string stop_reason; // settled | max_samples | time_limit
+  std::string stop_reason; // settled | max_samples | time_limit | eliminated | interrupted
+  // Why timing stopped early, in words ("eliminated after 5 samples: q1 ... >
+  // best q3 ..."); empty when the stopping rule ended it.
+  std::string stop_detail;
   double iqr() const { return q3 - q1; }
 };
 

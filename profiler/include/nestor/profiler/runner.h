@@ -2,6 +2,7 @@
 // produces Results. No LLVM and no link-time CUDA dependency.
 #pragma once
 #include "nestor/profiler/plan.h"
+#include "nestor/profiler/race.h"
 #include "nestor/profiler/results.h"
 
 #include <filesystem>
@@ -24,7 +25,22 @@ struct RunnerOptions {
   std::optional<std::filesystem::path> cupti_library; // default: libnestor_cupti.so next to the runner
   unsigned build_jobs = 0;                         // 0: number of CPU cores
   bool keep_scratch = false;
+  std::optional<std::filesystem::path> scratch_dir; // overrides the plan's scratch_dir
   std::function<void(const std::string&)> progress; // one line per event; may be empty
+  RaceRule race;                                   // racing (adaptive sampling); race.enabled = false times every variant to its stopping rule
+
+  // Split execution (the Slurm executor, docs/profiler.md):
+  // build_only: copy and build every variant into the scratch root, write
+  // <scratch>/<id>/built.ok for each success, time nothing (no device needed).
+  bool build_only = false;
+  // reuse_builds: the scratch root holds a build_only run's copies and
+  // executables; nothing is copied or built (variants without built.ok are build_failed).
+  bool reuse_builds = false;
+  // Time only these variants; the baseline still runs once for the reference
+  // outputs, in a private copy, and is reported only when listed.
+  std::optional<std::vector<std::string>> only_variants;
+  std::string worker_tag; // names the private baseline copy and reference ("task-3"); required with only_variants
+  std::vector<std::filesystem::path> extra_caches; // read-only caches whose records are reused too
 };
 
 // What libnestor_cupti.so wrote for one run, reduced to the timing sample.

@@ -73,7 +73,7 @@ std::optional<std::string> rewriteCommandOf(const profiler::Results &results, co
 std::string renderForTerminal(const profiler::Results &results);
 
 /// The report shape the VS Code extension renders (docs/vscode.md):
-/// {kernel, device, variants:[{name,status,reason,median_ms,iqr_ms,samples}],
+/// {kernel, device, variants:[{name,status,reason,baseline,median_ms,iqr_ms,samples,stop_reason,stop_detail}],
 ///  recommendation:{variant,reason}|null}, plus `results` (the runner's
 /// document), `markdown`, `decision`, `criterion` and `apply` (the rewrite
 /// command of the recommended variant).

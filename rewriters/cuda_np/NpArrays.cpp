@@ -109,6 +109,8 @@ std::string NpPlanner::globalPoolBlocker() const {
   for (int id : kernel_->launchedBy) {
     const CUDAKernelCallExpr *call = tu_.launchExpr(id);
     if (!call || !call->getConfig()) return "a launch of the kernel is not visible";
+    if (ctx_.getSourceManager().isMacroBodyExpansion(call->getRParenLoc()))
+      return "the launch at " + lineOf(spanOf(call, ctx_)) + " is written inside a macro: the pool argument cannot be added";
     if (runtimeBlocks_.count(id))
       return "the launch at " + lineOf(spanOf(call, ctx_)) + " has a run-time block: the pool is sized per master at compile time";
     const CallExpr *cfg = call->getConfig();

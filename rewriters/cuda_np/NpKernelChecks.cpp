@@ -25,6 +25,22 @@ bool NpPlanner::checkKernelAndLaunches() {
   for (int id : k.launchedBy) {
     const LaunchSite &ls = m_.launches[size_t(id)];
     if (ls.deviceSide) return fail("kernel '" + k.name + "' is launched from the device (" + lineOf(ls.span) + ")", ls.span);
+    // The launch configuration is rewritten in place: it must be written at
+    // the launch (a macro argument, or a whole object-like macro such as
+    // BLOCK), not a part of a macro's body, which every use of it shares.
+    if (const CUDAKernelCallExpr *call = tu_.launchExpr(id); call && call->getConfig()) {
+      const SourceManager &sm = ctx_.getSourceManager();
+      for (unsigned i = 0; i < 2 && i < call->getConfig()->getNumArgs(); ++i) {
+        const Expr *e = call->getConfig()->getArg(i);
+        CharSourceRange written = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(e->getSourceRange()), sm,
+                                                            ctx_.getLangOpts());
+        if (written.isInvalid())
+          return fail("the " + std::string(i ? "block" : "grid") + " of the launch at " + lineOf(ls.span) +
+                          " is written inside a macro's body: rewriting it would change every use of the macro; pass it "
+                          "as a macro argument or launch with <<<>>> directly",
+                      ls.span);
+      }
+    }
     auto b = constantBlock(tu_, id);
     if (!b) {
       // A run-time block: intra-warp groups read their shape from blockDim,

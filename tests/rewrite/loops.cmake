@@ -97,6 +97,8 @@ nestor_rewrite_refusal(loops.reshape_runtime_inter INPUT ${reshape_fx} AT 39 APP
   EXPECT "inter-warp NP needs the block at compile time")
 nestor_rewrite_refusal(loops.reshape_runtime_side_effect INPUT ${reshape_fx} AT 46 APPLY np PARAMS slaves=8
   np_type=intra EXPECT "the launch configuration has side effects")
+nestor_rewrite_refusal(loops.launch_block_in_macro_body INPUT ${reshape_fx} AT 56 APPLY np PARAMS slaves=2
+  np_type=intra EXPECT "is written inside a macro's body")
 nestor_rewrite_refusal(loops.reshape_multidim_16 INPUT ${loops_fx}/multidim.cu AT 11 APPLY np PARAMS slaves=16
   EXPECT "is not one-dimensional")
 

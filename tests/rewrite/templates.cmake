@@ -40,3 +40,37 @@ nestor_rewrite_case(templates/refusals.dbuf_shared_on_stream INPUT ${tmpl_fx} AT
 # A loop with a uniform trip count is not irregular.
 nestor_rewrite_refusal(templates.dbuf_shared_uniform_trip INPUT tests/fixtures/loops/tmv.cu AT 11 APPLY dbuf-shared
   EXPECT "not irregular")
+
+# ---- case (b): dbuf-global on a device launch, promoted to no dynamic
+# parallelism (rewriters/dbuf_global_launch). The goldens live with the other
+# graph goldens (golden/graph/<program>.<variant>.cu), so tests/gpu checks each
+# against examples/graph/<program>.cu on every graph input and bench/graph
+# times them next to the hand-written flat kernels. Each must also compile
+# WITHOUT -rdc (rewrite_nvcc_nordc.*): nothing launches from the device.
+set(tmpl_graph_sites "neighbour_sum:42" "bfs:50" "sssp:66")
+foreach(entry ${tmpl_graph_sites})
+  string(REPLACE ":" ";" parts ${entry})
+  list(GET parts 0 program)
+  list(GET parts 1 line)
+  foreach(thr 32 128)
+    set(name graph/${program}.dbuf_global_launch_${thr})
+    nestor_rewrite_case(${name} INPUT examples/graph/${program}.cu AT ${line} APPLY dbuf-global-launch
+      PARAMS lb_threshold=${thr} NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/examples/graph)
+    if(NESTOR_NVCC)
+      add_test(NAME rewrite_nvcc_nordc.${name}
+        COMMAND ${NESTOR_NVCC} -arch=sm_90 -std=c++17 -I${PROJECT_SOURCE_DIR}/runtime/include
+                -I${PROJECT_SOURCE_DIR}/examples/graph -c ${NESTOR_GOLDEN_DIR}/${name}.cu
+                -o ${CMAKE_CURRENT_BINARY_DIR}/${name}.nordc.o)
+      set_tests_properties(rewrite_nvcc_nordc.${name} PROPERTIES LABELS "rewrite;nvcc" DEPENDS rewrite_golden.${name})
+    endif()
+  endforeach()
+  nestor_rewrite_refusal(templates.${program}_dbuf_global_launch_twice INPUT examples/graph/${program}.cu AT ${line}
+    APPLY dbuf-global-launch,dbuf-global-launch EXPECT "no kernel launch at")
+endforeach()
+set(tmpl_launch_fx tests/fixtures/templates/launch_refusals.cu)
+nestor_rewrite_refusal(templates.dbuf_global_launch_child_shared INPUT ${tmpl_launch_fx} AT 15 APPLY dbuf-global-launch
+  EXPECT "uses the __shared__ 'tile' (line 7)")
+nestor_rewrite_refusal(templates.dbuf_global_launch_in_loop INPUT ${tmpl_launch_fx} AT 26 APPLY dbuf-global-launch
+  EXPECT "inside the loop at line 25")
+nestor_rewrite_refusal(templates.dbuf_global_launch_device_runtime INPUT ${tmpl_launch_fx} AT 32 APPLY dbuf-global-launch
+  EXPECT "calls cudaPeekAtLastError (line 31)")

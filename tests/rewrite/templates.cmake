@@ -41,8 +41,8 @@ nestor_rewrite_case(templates/refusals.dbuf_shared_on_stream INPUT ${tmpl_fx} AT
 nestor_rewrite_refusal(templates.dbuf_shared_uniform_trip INPUT tests/fixtures/loops/tmv.cu AT 11 APPLY dbuf-shared
   EXPECT "not irregular")
 
-# ---- case (b): dbuf-global on a device launch, promoted to no dynamic
-# parallelism (rewriters/dbuf_global_launch). The goldens live with the other
+# ---- case (b): dbuf-global and dual-queue on a device launch, promoted to no
+# dynamic parallelism (rewriters/{dbuf_global,dual_queue}_launch). The goldens live with the other
 # graph goldens (golden/graph/<program>.<variant>.cu), so tests/gpu checks each
 # against examples/graph/<program>.cu on every graph input and bench/graph
 # times them next to the hand-written flat kernels. Each must also compile
@@ -52,9 +52,12 @@ foreach(entry ${tmpl_graph_sites})
   string(REPLACE ":" ";" parts ${entry})
   list(GET parts 0 program)
   list(GET parts 1 line)
-  foreach(thr 32 128)
-    set(name graph/${program}.dbuf_global_launch_${thr})
-    nestor_rewrite_case(${name} INPUT examples/graph/${program}.cu AT ${line} APPLY dbuf-global-launch
+  foreach(variant dbuf_global_launch_32 dbuf_global_launch_128 dual_queue_launch_32 dual_queue_launch_128)
+    string(REGEX REPLACE "_[0-9]+$" "" rw ${variant})
+    string(REGEX REPLACE "^.*_" "" thr ${variant})
+    string(REPLACE "_" "-" rw ${rw})
+    set(name graph/${program}.${variant})
+    nestor_rewrite_case(${name} INPUT examples/graph/${program}.cu AT ${line} APPLY ${rw}
       PARAMS lb_threshold=${thr} NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/examples/graph)
     if(NESTOR_NVCC)
       add_test(NAME rewrite_nvcc_nordc.${name}

@@ -31,6 +31,12 @@ template <class Item> struct launch_queue {
   unsigned capacity = 0;
 };
 
+/// The parent's extra parameter: dbuf-global uses `large` only, dual-queue
+/// both. Default-constructed: every launch runs in its parent thread.
+template <class Item> struct launch_queues {
+  launch_queue<Item> small, large;
+};
+
 #if defined(__CUDACC__)
 namespace detail {
 __host__ __device__ inline unsigned long long volume(dim3 d) { return (unsigned long long)d.x * d.y * d.z; }
@@ -64,15 +70,27 @@ template <class Item> __device__ bool push_launch(const launch_queue<Item> &q, c
   return true;
 }
 
-/// The block-mapped pass: every thread of the grid calls it. For each queued
+/// The passes over delayed launches; every thread of the grid calls it.
+/// Block-mapped (dbuf-global, and dual-queue's large queue): for each queued
 /// launch (block stride over the queue) the block's threads stride over the
-/// launch's child threads: `thread(item, threadIdx, blockIdx, blockDim, gridDim)`.
-template <class Item, class Thread> __device__ void drain_launches(const launch_queue<Item> &q, Thread thread) {
+/// launch's child threads. Thread-mapped (dual-queue's small queue): each
+/// thread runs every child thread of one queued launch.
+/// `thread(item, threadIdx, blockIdx, blockDim, gridDim)` runs one child thread.
+template <class Item, class Thread>
+__device__ void drain_launches(const launch_queue<Item> &q, bool block_mapped, Thread thread) {
   const unsigned n = *q.count < q.capacity ? *q.count : q.capacity;
   const unsigned blocks = gridDim.x * gridDim.y * gridDim.z;
   const unsigned me = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
   const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  if (!block_mapped) {
+    for (unsigned long long k = (unsigned long long)me * threads + tid; k < n; k += (unsigned long long)blocks * threads) {
+      const Item item = q.items[k];
+      run_launch_in_thread(item.nestor_grid, item.nestor_block,
+                           [&](uint3 t, uint3 b, dim3 bd, dim3 gd) { thread(item, t, b, bd, gd); });
+    }
+    return;
+  }
   for (unsigned k = me; k < n; k += blocks) {
     const Item item = q.items[k];
     const unsigned long long total = detail::volume(item.nestor_grid) * detail::volume(item.nestor_block);
@@ -121,8 +139,8 @@ private:
   unsigned long long cap_ = 0;
 };
 
-/// Blocks and threads of the block-mapped pass (64 threads: the paper's
-/// choice for block-mapped phases, section III-B).
+/// Blocks of the passes over delayed launches: enough to fill the device;
+/// each pass strides over its queue.
 inline dim3 drain_grid() {
   static unsigned blocks = [] {
     int dev = 0, sms = 0;
@@ -132,19 +150,27 @@ inline dim3 drain_grid() {
   }();
   return dim3(blocks);
 }
+/// Threads per block of the block-mapped pass (the paper's choice for
+/// block-mapped phases, section III-B) and of the thread-mapped one.
 constexpr unsigned kDrainThreads = 64;
+constexpr unsigned kSmallDrainThreads = 256;
 
-/// Host side of a promoted launch: `parent(grid, block, queue)` launches the
-/// parent grid with the queue (each parent thread delays at most `per_thread` launches),
-/// then `drain(queue)` runs the block-mapped pass. One pool per call site
-/// (per lambda type); the passes are ordered on the default stream.
+/// Host side of a promoted launch: `parent(grid, block, queues)` launches
+/// the parent grid (each parent thread delays at most one launch); then
+/// `drain(grid, block, queue, block_mapped)` runs the pass over the small
+/// queue (dual-queue only, thread-mapped) and over the large one
+/// (block-mapped). One pool per call site (per lambda type); the passes are
+/// ordered on the default stream.
 template <class Item, class Parent, class Drain>
-void launch_promoted(dim3 grid, dim3 block, unsigned per_thread, Parent parent, Drain drain) {
-  static launch_queue_pool<Item> pool;
+void launch_promoted(dim3 grid, dim3 block, bool dual, Parent parent, Drain drain) {
+  static launch_queue_pool<Item> large_pool, small_pool;
   const unsigned long long threads = (unsigned long long)grid.x * grid.y * grid.z * (unsigned long long)block.x * block.y * block.z;
-  launch_queue<Item> q = pool.prepare(threads * per_thread);
+  launch_queues<Item> q;
+  q.large = large_pool.prepare(threads);
+  if (dual) q.small = small_pool.prepare(threads);
   parent(grid, block, q);
-  if (q.count) drain(q);
+  if (q.small.count) drain(drain_grid(), dim3(kSmallDrainThreads), q.small, false);
+  if (q.large.count) drain(drain_grid(), dim3(kDrainThreads), q.large, true);
 }
 
 } // namespace nestor::tmpl

@@ -39,7 +39,7 @@ __global__ void bfs_child(unsigned* levels, const unsigned* targets, unsigned cu
 }
 
 // bfs_child with its thread identity as parameters (dbuf-global-launch): run by the parent thread
-// for launches below lb_threshold threads and by bfs_child_nestor_drain for delayed ones.
+// or by bfs_child_nestor_drain for delayed launches.
 __device__ __forceinline__ void bfs_child_nestor_thread(unsigned* levels, const unsigned* targets, unsigned curr, unsigned nbr_off, unsigned num_nbr, int* changed, uint3 threadIdx, uint3 blockIdx, dim3 blockDim, dim3 gridDim) {
   unsigned gid = blockDim.x * blockIdx.x + threadIdx.x;
   if (gid < num_nbr) {
@@ -62,16 +62,16 @@ struct bfs_child_nestor_launch {
   dim3 nestor_grid, nestor_block;
 };
 
-// The block-mapped pass (irregular-loop-and-recursion-templates.md II-B, dbuf-global): one block per
-// delayed launch, its threads striding over the launch's child threads.
-__global__ void bfs_child_nestor_drain(nestor::tmpl::launch_queue<bfs_child_nestor_launch> nestor_lq) {
-  nestor::tmpl::drain_launches(nestor_lq, [](const bfs_child_nestor_launch &a, uint3 t, uint3 b, dim3 bd, dim3 gd) {
+// The pass over delayed launches (irregular-loop-and-recursion-templates.md II-B, dbuf-global): block-mapped,
+// one block per launch striding over its child threads.
+__global__ void bfs_child_nestor_drain(nestor::tmpl::launch_queue<bfs_child_nestor_launch> nestor_lq, bool nestor_block_mapped) {
+  nestor::tmpl::drain_launches(nestor_lq, nestor_block_mapped, [](const bfs_child_nestor_launch &a, uint3 t, uint3 b, dim3 bd, dim3 gd) {
     bfs_child_nestor_thread(a.levels, a.targets, a.curr, a.nbr_off, a.num_nbr, a.changed, t, b, bd, gd);
   });
 }
 
 __global__ void bfs_parent(unsigned* levels, const unsigned* offsets, const unsigned* targets, unsigned n,
-                           unsigned curr, int* changed, unsigned long long* launches, unsigned* launch_errors, nestor::tmpl::launch_queue<bfs_child_nestor_launch> nestor_lq = {}) {
+                           unsigned curr, int* changed, unsigned long long* launches, unsigned* launch_errors, nestor::tmpl::launch_queues<bfs_child_nestor_launch> nestor_lq = {}) {
   unsigned gid = blockDim.x * blockIdx.x + threadIdx.x;
   if (gid < n) {
     if (levels[gid] == curr) {
@@ -95,7 +95,7 @@ __global__ void bfs_parent(unsigned* levels, const unsigned* offsets, const unsi
           nestor_item.nestor_grid = nestor_grid;
           nestor_item.nestor_block = nestor_block;
           if (nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 32ull ||
-              !nestor::tmpl::push_launch(nestor_lq, nestor_item))
+              !nestor::tmpl::push_launch(nestor_lq.large, nestor_item))
             nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
               bfs_child_nestor_thread(levels, targets, curr, nbr_off, num_nbr, changed, t, b, bd, gd);
             });
@@ -147,12 +147,12 @@ int main(int argc, char** argv) {
     int changed = 1;
     while (changed) {
       CUDA_CHECK(cudaMemset(d_changed, 0, sizeof(int)));
-      nestor::tmpl::launch_promoted<bfs_child_nestor_launch>((n + 255) / 256, 256, 1,
-          [&](dim3 nestor_g, dim3 nestor_b, nestor::tmpl::launch_queue<bfs_child_nestor_launch> nestor_lq) {
+      nestor::tmpl::launch_promoted<bfs_child_nestor_launch>((n + 255) / 256, 256, false,
+          [&](dim3 nestor_g, dim3 nestor_b, nestor::tmpl::launch_queues<bfs_child_nestor_launch> nestor_lq) {
             bfs_parent<<<nestor_g, nestor_b, 0>>>(d_levels, d_offsets, d_targets, n, curr, d_changed, d_launches, d_errors, nestor_lq);
           },
-          [&](nestor::tmpl::launch_queue<bfs_child_nestor_launch> nestor_lq) {
-            bfs_child_nestor_drain<<<nestor::tmpl::drain_grid(), nestor::tmpl::kDrainThreads>>>(nestor_lq);
+          [&](dim3 nestor_g, dim3 nestor_b, nestor::tmpl::launch_queue<bfs_child_nestor_launch> nestor_q, bool nestor_block_mapped) {
+            bfs_child_nestor_drain<<<nestor_g, nestor_b>>>(nestor_q, nestor_block_mapped);
           });
       CUDA_CHECK(cudaGetLastError());
       CUDA_CHECK(cudaMemcpy(&changed, d_changed, sizeof(int), cudaMemcpyDeviceToHost));

@@ -33,7 +33,7 @@ __global__ void ns_child(const unsigned* targets, unsigned first, unsigned degre
 }
 
 // ns_child with its thread identity as parameters (dbuf-global-launch): run by the parent thread
-// for launches below lb_threshold threads and by ns_child_nestor_drain for delayed ones.
+// or by ns_child_nestor_drain for delayed launches.
 __device__ __forceinline__ void ns_child_nestor_thread(const unsigned* targets, unsigned first, unsigned degree, unsigned long long* sum, uint3 threadIdx, uint3 blockIdx, dim3 blockDim, dim3 gridDim) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < degree) atomicAdd(sum, vertex_value(targets[first + i]));
@@ -48,16 +48,16 @@ struct ns_child_nestor_launch {
   dim3 nestor_grid, nestor_block;
 };
 
-// The block-mapped pass (irregular-loop-and-recursion-templates.md II-B, dbuf-global): one block per
-// delayed launch, its threads striding over the launch's child threads.
-__global__ void ns_child_nestor_drain(nestor::tmpl::launch_queue<ns_child_nestor_launch> nestor_lq) {
-  nestor::tmpl::drain_launches(nestor_lq, [](const ns_child_nestor_launch &a, uint3 t, uint3 b, dim3 bd, dim3 gd) {
+// The pass over delayed launches (irregular-loop-and-recursion-templates.md II-B, dbuf-global): block-mapped,
+// one block per launch striding over its child threads.
+__global__ void ns_child_nestor_drain(nestor::tmpl::launch_queue<ns_child_nestor_launch> nestor_lq, bool nestor_block_mapped) {
+  nestor::tmpl::drain_launches(nestor_lq, nestor_block_mapped, [](const ns_child_nestor_launch &a, uint3 t, uint3 b, dim3 bd, dim3 gd) {
     ns_child_nestor_thread(a.targets, a.first, a.degree, a.sum, t, b, bd, gd);
   });
 }
 
 __global__ void ns_parent(const unsigned* offsets, const unsigned* targets, unsigned n, unsigned long long* sums,
-                          unsigned long long* launches, unsigned* launch_errors, nestor::tmpl::launch_queue<ns_child_nestor_launch> nestor_lq = {}) {
+                          unsigned long long* launches, unsigned* launch_errors, nestor::tmpl::launch_queues<ns_child_nestor_launch> nestor_lq = {}) {
   unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v < n) {
     unsigned first = offsets[v];
@@ -77,7 +77,7 @@ __global__ void ns_parent(const unsigned* offsets, const unsigned* targets, unsi
         nestor_item.nestor_grid = nestor_grid;
         nestor_item.nestor_block = nestor_block;
         if (nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 128ull ||
-            !nestor::tmpl::push_launch(nestor_lq, nestor_item))
+            !nestor::tmpl::push_launch(nestor_lq.large, nestor_item))
           nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
             ns_child_nestor_thread(targets, first, degree, &sums[v], t, b, bd, gd);
           });
@@ -120,12 +120,12 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaMemset(d_sums, 0, n * sizeof(unsigned long long)));
     CUDA_CHECK(cudaMemset(d_launches, 0, sizeof(unsigned long long)));
     CUDA_CHECK(cudaEventRecord(start));
-    nestor::tmpl::launch_promoted<ns_child_nestor_launch>((n + 255) / 256, 256, 1,
-        [&](dim3 nestor_g, dim3 nestor_b, nestor::tmpl::launch_queue<ns_child_nestor_launch> nestor_lq) {
+    nestor::tmpl::launch_promoted<ns_child_nestor_launch>((n + 255) / 256, 256, false,
+        [&](dim3 nestor_g, dim3 nestor_b, nestor::tmpl::launch_queues<ns_child_nestor_launch> nestor_lq) {
           ns_parent<<<nestor_g, nestor_b, 0>>>(d_offsets, d_targets, n, d_sums, d_launches, d_errors, nestor_lq);
         },
-        [&](nestor::tmpl::launch_queue<ns_child_nestor_launch> nestor_lq) {
-          ns_child_nestor_drain<<<nestor::tmpl::drain_grid(), nestor::tmpl::kDrainThreads>>>(nestor_lq);
+        [&](dim3 nestor_g, dim3 nestor_b, nestor::tmpl::launch_queue<ns_child_nestor_launch> nestor_q, bool nestor_block_mapped) {
+          ns_child_nestor_drain<<<nestor_g, nestor_b>>>(nestor_q, nestor_block_mapped);
         });
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaEventRecord(stop));

@@ -49,7 +49,7 @@ __global__ void sssp_child(const unsigned* targets, const unsigned* weights, uns
 }
 
 // sssp_child with its thread identity as parameters (dbuf-global-launch): run by the parent thread
-// for launches below lb_threshold threads and by sssp_child_nestor_drain for delayed ones.
+// or by sssp_child_nestor_drain for delayed launches.
 __device__ __forceinline__ void sssp_child_nestor_thread(const unsigned* targets, const unsigned* weights, unsigned first, unsigned degree, unsigned dist_v, unsigned* dist, int* next_active, int* changed, uint3 threadIdx, uint3 blockIdx, dim3 blockDim, dim3 gridDim) {
   unsigned col = blockIdx.x * blockDim.x + threadIdx.x;
   unsigned row = blockIdx.y * blockDim.y + threadIdx.y;
@@ -77,17 +77,17 @@ struct sssp_child_nestor_launch {
   dim3 nestor_grid, nestor_block;
 };
 
-// The block-mapped pass (irregular-loop-and-recursion-templates.md II-B, dbuf-global): one block per
-// delayed launch, its threads striding over the launch's child threads.
-__global__ void sssp_child_nestor_drain(nestor::tmpl::launch_queue<sssp_child_nestor_launch> nestor_lq) {
-  nestor::tmpl::drain_launches(nestor_lq, [](const sssp_child_nestor_launch &a, uint3 t, uint3 b, dim3 bd, dim3 gd) {
+// The pass over delayed launches (irregular-loop-and-recursion-templates.md II-B, dbuf-global): block-mapped,
+// one block per launch striding over its child threads.
+__global__ void sssp_child_nestor_drain(nestor::tmpl::launch_queue<sssp_child_nestor_launch> nestor_lq, bool nestor_block_mapped) {
+  nestor::tmpl::drain_launches(nestor_lq, nestor_block_mapped, [](const sssp_child_nestor_launch &a, uint3 t, uint3 b, dim3 bd, dim3 gd) {
     sssp_child_nestor_thread(a.targets, a.weights, a.first, a.degree, a.dist_v, a.dist, a.next_active, a.changed, t, b, bd, gd);
   });
 }
 
 __global__ void sssp_parent(const unsigned* offsets, const unsigned* targets, const unsigned* weights, unsigned n,
                             unsigned* dist, const int* active, int* next_active, int* changed,
-                            unsigned long long* launches, unsigned* launch_errors, nestor::tmpl::launch_queue<sssp_child_nestor_launch> nestor_lq = {}) {
+                            unsigned long long* launches, unsigned* launch_errors, nestor::tmpl::launch_queues<sssp_child_nestor_launch> nestor_lq = {}) {
   unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v < n && active[v]) {
     unsigned first = offsets[v];
@@ -118,7 +118,7 @@ __global__ void sssp_parent(const unsigned* offsets, const unsigned* targets, co
         nestor_item.nestor_grid = nestor_grid;
         nestor_item.nestor_block = nestor_block;
         if (nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 128ull ||
-            !nestor::tmpl::push_launch(nestor_lq, nestor_item))
+            !nestor::tmpl::push_launch(nestor_lq.large, nestor_item))
           nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
             sssp_child_nestor_thread(targets, weights, first, degree, dist_v, dist, next_active, changed, t, b, bd, gd);
           });
@@ -178,12 +178,12 @@ int main(int argc, char** argv) {
     while (changed) {
       CUDA_CHECK(cudaMemset(d_changed, 0, sizeof(int)));
       CUDA_CHECK(cudaMemset(next, 0, n * sizeof(int)));
-      nestor::tmpl::launch_promoted<sssp_child_nestor_launch>((n + 255) / 256, 256, 1,
-          [&](dim3 nestor_g, dim3 nestor_b, nestor::tmpl::launch_queue<sssp_child_nestor_launch> nestor_lq) {
+      nestor::tmpl::launch_promoted<sssp_child_nestor_launch>((n + 255) / 256, 256, false,
+          [&](dim3 nestor_g, dim3 nestor_b, nestor::tmpl::launch_queues<sssp_child_nestor_launch> nestor_lq) {
             sssp_parent<<<nestor_g, nestor_b, 0>>>(d_offsets, d_targets, d_weights, n, d_dist, cur, next, d_changed, d_launches, d_errors, nestor_lq);
           },
-          [&](nestor::tmpl::launch_queue<sssp_child_nestor_launch> nestor_lq) {
-            sssp_child_nestor_drain<<<nestor::tmpl::drain_grid(), nestor::tmpl::kDrainThreads>>>(nestor_lq);
+          [&](dim3 nestor_g, dim3 nestor_b, nestor::tmpl::launch_queue<sssp_child_nestor_launch> nestor_q, bool nestor_block_mapped) {
+            sssp_child_nestor_drain<<<nestor_g, nestor_b>>>(nestor_q, nestor_block_mapped);
           });
       CUDA_CHECK(cudaGetLastError());
       CUDA_CHECK(cudaMemcpy(&changed, d_changed, sizeof(int), cudaMemcpyDeviceToHost));

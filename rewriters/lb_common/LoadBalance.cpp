@@ -33,6 +33,7 @@ const char *templateName(Template w) {
   case Template::DualQueue: return "dual-queue";
   case Template::DbufShared: return "dbuf-shared";
   case Template::DbufGlobal: return "dbuf-global";
+  case Template::DparOpt: return "dpar-opt";
   }
   return "";
 }
@@ -243,7 +244,7 @@ std::optional<LbPlan> check(const AnalyzedTU &tu, const RewriteTarget &t, Templa
                     ck->nameSpan);
   }
   if (auto r = checkPath(tu, c)) return r;
-  if (auto r = checkLaunches(tu, c, which != Template::DbufShared)) return r;
+  if (auto r = checkLaunches(tu, c, which == Template::DbufGlobal || which == Template::DualQueue)) return r;
   return std::nullopt;
 }
 
@@ -329,7 +330,21 @@ llvm::Expected<clang::tooling::Replacements> emit(const AnalyzedTU &tu, const Ch
                                bodyFunctionName(k) + "(" + args + (args.empty() ? "" : ", ") +
                                "nestor_t, nestor_b, nestor_bd, nestor_gd, nestor_phase);\n  }";
   std::string kernelBody;
-  if (which == Template::DbufShared) {
+  std::string dparChild;
+  if (which == Template::DparOpt) {
+    const std::string child = k.name + "_nestor_dpar_child", batch = "nestor::tmpl::dpar_batch<" + mr.ivType + ">";
+    dparChild = "// The child of dpar-opt: one block per delayed row of a parent block, which it reduces and finishes.\n"
+                "__global__ void " + child + "(" + params + (params.empty() ? "" : ", ") + batch + " nestor_batch) {\n"
+                "  nestor::tmpl::dpar_opt_child<" + mr.accType + ">(nestor_batch, " + lambdaF + ", " + opf + ",\n  " + bodyCall +
+                ");\n}\n\n";
+    kernelBody = "{\n  // dpar-opt, lb_threshold " + thrText +
+                 " (irregular-loop-and-recursion-templates.md II-B, Figure 1(e)): rows whose loop\n"
+                 "  // has " + thrText + " or more iterations are delayed to a per-block buffer; thread 0 then launches ONE child\n"
+                 "  // grid for the block's buffer (CDP2: nobody waits for it; the child finishes those rows).\n"
+                 "  nestor::tmpl::dpar_opt<" + mr.ivType + ", " + mr.accType + ">(" + thrText + ", " + lambdaF + ", " + opf + ",\n  " +
+                 bodyCall + ",\n  [&](" + batch + " nestor_batch) {\n    " + child + "<<<nestor_batch.count, nestor::tmpl::kBlockMappedThreads>>>(" +
+                 args + (args.empty() ? "" : ", ") + "nestor_batch);\n  });\n}";
+  } else if (which == Template::DbufShared) {
     unsigned cap = 0;
     std::optional<unsigned> common;
     bool agree = !k.launchedBy.empty();
@@ -363,9 +378,9 @@ llvm::Expected<clang::tooling::Replacements> emit(const AnalyzedTU &tu, const Ch
 
   clang::tooling::Replacements reps;
   auto add = [&](unsigned b, unsigned e, llvm::StringRef s) -> llvm::Error { return reps.add(replacementFor(tu, b, e, s)); };
-  if (auto err = add(declStart(tu, c.fd), declStart(tu, c.fd), bodyFn)) return std::move(err);
+  if (auto err = add(declStart(tu, c.fd), declStart(tu, c.fd), bodyFn + dparChild)) return std::move(err);
   if (auto err = add(bodySpan.begin.offset, bodySpan.end.offset, kernelBody)) return std::move(err);
-  if (which != Template::DbufShared) {
+  if (which == Template::DbufGlobal || which == Template::DualQueue) {
     const SourceManager &sm = ctx.getSourceManager();
     SourceLocation rp = c.fd->getFunctionTypeLoc().getRParenLoc();
     if (rp.isInvalid()) return llvm::createStringError("%s: the parameter list of '%s' has no closing parenthesis", name.c_str(), k.name.c_str());

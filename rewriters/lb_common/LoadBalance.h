@@ -1,7 +1,7 @@
 // What the load-balancing templates for irregular loops share
-// (irregular-loop-and-recursion-templates.md II-B, Figure 1(b), (c)):
-// dual-queue (dual_queue/), dbuf-shared (dbuf_shared/) and dbuf-global
-// (dbuf_global/). One planner checks the target and emits the edits:
+// (irregular-loop-and-recursion-templates.md II-B, Figure 1(b), (c), (e)):
+// dual-queue (dual_queue/), dbuf-shared (dbuf_shared/), dbuf-global
+// (dbuf_global/) and dpar-opt (dpar_opt/). One planner checks the target and emits the edits:
 //
 //   - the kernel body moves into `<kernel>_nestor_body<Phase>(params...,
 //     threadIdx, blockIdx, blockDim, gridDim, phase)`, where the loop becomes
@@ -10,7 +10,9 @@
 //   - the kernel body becomes one call of the runtime's template;
 //   - dbuf-global and dual-queue add a defaulted `launch_state` parameter and
 //     turn each launch into nestor::tmpl::launch_templates(...) (two or three
-//     passes, no dynamic parallelism).
+//     passes, no dynamic parallelism);
+//   - dpar-opt adds `<kernel>_nestor_dpar_child`, which each block launches
+//     once for its delayed rows (dynamic parallelism: -rdc).
 //
 // Targets: an irregular map/reduce loop (loop_common's matcher) with CSR-like
 // bounds in a __global__ kernel. Refusals name the construct and its line.
@@ -22,7 +24,7 @@
 
 namespace nestor::lb {
 
-enum class Template { DualQueue, DbufShared, DbufGlobal };
+enum class Template { DualQueue, DbufShared, DbufGlobal, DparOpt };
 
 struct LbPlan {
   bool ok = false;

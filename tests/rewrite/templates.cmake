@@ -1,11 +1,11 @@
 # Load-balancing templates for irregular loops (issue 12,
 # irregular-loop-and-recursion-templates.md II-B): dual-queue, dbuf-shared and
-# dbuf-global at every lb_threshold on the CSR SpMV and degree-gather fixtures
+# dbuf-global, dpar-opt at every lb_threshold on the CSR SpMV and degree-gather fixtures
 # of tests/fixtures/loops/. Every golden compiles with nvcc (rewrite_nvcc.*)
 # and runs against its original on the GPU (tests/gpu/templates/).
 set(tmpl_loops_fx tests/fixtures/loops)
 set(tmpl_inc NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/tests/fixtures/loops)
-foreach(rw dual-queue dbuf-shared dbuf-global)
+foreach(rw dual-queue dbuf-shared dbuf-global dpar-opt)
   string(REPLACE "-" "_" rw_name ${rw})
   foreach(thr 32 64 128 256)
     nestor_rewrite_case(templates/spmv_csr.${rw_name}_${thr} INPUT ${tmpl_loops_fx}/spmv_csr.cu AT 9 APPLY ${rw}
@@ -17,7 +17,7 @@ endforeach()
 
 # Refusals, each naming the construct and its line.
 set(tmpl_fx tests/fixtures/templates/refusals.cu)
-foreach(rw dual-queue dbuf-shared dbuf-global)
+foreach(rw dual-queue dbuf-shared dbuf-global dpar-opt)
   string(REPLACE "-" "_" rw_name ${rw})
   nestor_rewrite_refusal(templates.${rw_name}_not_csr INPUT ${tmpl_fx} AT 10 APPLY ${rw}
     EXPECT "are not a CSR-like pair")

@@ -195,6 +195,95 @@ __device__ void dbuf_shared(long long threshold, F f, Op op, Body body) {
   buf.release();
   if (slot >= 0) body(threadIdx, blockIdx, blockDim, gridDim, with_result<R>{r});
 }
+
+// ------------------------------------------------------------------ dpar-opt
+
+/// A block's delayed iterations for its one child launch (dpar-opt): a
+/// device-heap array the child grid frees when its last block is done.
+template <class I> struct dpar_item {
+  I begin, end;
+  uint3 thread;
+};
+template <class I> struct dpar_batch {
+  dpar_item<I> *items;
+  unsigned *done; ///< child blocks finished; the last one frees the batch
+  unsigned count;
+  uint3 block;    ///< the parent block the items belong to
+  dim3 block_dim, grid_dim;
+};
+
+/// Phase of the thread-mapped pass of dpar-opt.
+template <class I> struct defer_to_dpar {
+  dpar_item<I> *items;
+  unsigned *count;
+  long long threshold;
+  __device__ bool defer(I b, I e) const {
+    if (!items || (long long)(e) - (long long)(b) < threshold) return false;
+    const unsigned s = atomicAdd(count, 1u);
+    items[s] = dpar_item<I>{b, e, threadIdx};
+    return true;
+  }
+  __device__ bool has_result() const { return false; }
+  template <class T> __device__ T result() const { return T(); }
+};
+
+/// The whole dpar-opt kernel (irregular-loop-and-recursion-templates.md
+/// Figure 1(e)): the thread-mapped pass delays large iterations to a
+/// per-block buffer, then thread 0 makes ONE device launch for the block's
+/// buffer: `launch(batch)` must launch the child kernel (dpar_opt_child) with
+/// batch.count blocks. CDP2: the parent never waits for the child; the child
+/// finishes each delayed row itself. When the buffer cannot be allocated the
+/// rows run in place; when the launch fails the block processes them itself.
+template <class I, class R, class F, class Op, class Body, class Launch>
+__device__ void dpar_opt(long long threshold, F f, Op op, Body body, Launch launch) {
+  __shared__ dpar_item<I> *items;
+  __shared__ unsigned *header;
+  __shared__ unsigned count;
+  __shared__ int launched;
+  const unsigned tid = nestor::detail::linear_tid();
+  if (tid == 0) {
+    count = 0;
+    launched = 0;
+    header = static_cast<unsigned *>(malloc(sizeof(unsigned) * 2 + sizeof(dpar_item<I>) * detail::block_threads()));
+    items = header ? reinterpret_cast<dpar_item<I> *>(header + 2) : nullptr;
+    if (header) header[0] = 0;
+  }
+  __syncthreads();
+  body(threadIdx, blockIdx, blockDim, gridDim, defer_to_dpar<I>{items, &count, threshold});
+  __syncthreads();
+  if (tid == 0 && header) {
+    if (count == 0) {
+      free(header);
+    } else {
+      __threadfence(); // the items are visible to the child grid
+      launch(dpar_batch<I>{items, header, count, blockIdx, blockDim, gridDim});
+      launched = cudaGetLastError() == cudaSuccess;
+    }
+  }
+  __syncthreads();
+  if (!header || count == 0 || launched) return;
+  // The launch failed (e.g. the pending-launch limit): block-mapped here.
+  for (unsigned k = 0; k < count; ++k) {
+    const R r = block_reduce_range<R>(items[k].begin, items[k].end, f, op);
+    if (tid == 0) body(items[k].thread, blockIdx, blockDim, gridDim, with_result<R>{r});
+  }
+  __syncthreads();
+  if (tid == 0) free(header);
+}
+
+/// The child kernel of dpar-opt: block k reduces delayed iteration k and its
+/// thread 0 finishes the owner's row; the last block frees the batch.
+template <class R, class I, class F, class Op, class Body>
+__device__ void dpar_opt_child(const dpar_batch<I> &b, F f, Op op, Body body) {
+  for (unsigned k = blockIdx.x; k < b.count; k += gridDim.x) {
+    const R r = block_reduce_range<R>(b.items[k].begin, b.items[k].end, f, op);
+    if (nestor::detail::linear_tid() == 0) body(b.items[k].thread, b.block, b.block_dim, b.grid_dim, with_result<R>{r});
+  }
+  if (nestor::detail::linear_tid() == 0) {
+    __threadfence();
+    if (atomicAdd(b.done, 1u) == gridDim.x * gridDim.y * gridDim.z - 1) free(b.done);
+  }
+}
 #endif // __CUDACC__
 
 // ------------------------------------------------------- dbuf-global, dual-queue

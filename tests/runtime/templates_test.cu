@@ -65,6 +65,13 @@ template <class T> __global__ void reduce_kernel(const int *rp, const T *data, T
   if (threadIdx.x == 0) out[r] = disagree ? T(-999999) : v;
 }
 
+// Allocates the device heap until it is exhausted and never frees it.
+__global__ void hog_heap() {
+  for (size_t size = 4096; size >= 16; size /= 2)
+    while (malloc(size)) {
+    }
+}
+
 struct problem {
   std::vector<int> rp;
   std::vector<long long> data;
@@ -128,8 +135,14 @@ int main(int argc, char **argv) {
   test::checker ck;
   std::mt19937_64 rng(12);
   if (tiny_heap) {
-    // Room for a few blocks' overflow at most: the others run in place.
-    NESTOR_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 64 * 1024));
+    // A small device heap, then used up by hog_heap: every overflow
+    // allocation fails and the rows beyond the 8 shared slots of a block run
+    // in place. (A small heap alone is not enough: blocks free their overflow
+    // and the next ones reuse it.)
+    NESTOR_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 1 << 20));
+    hog_heap<<<1, 1>>>();
+    NESTOR_CUDA_CHECK(cudaGetLastError());
+    NESTOR_CUDA_CHECK(cudaDeviceSynchronize());
     problem p = make_problem(40000, rng);
     device_job d = upload(p);
     dbuf_shared_kernel<8><<<(p.rows + 255) / 256, 256>>>(d.j, 1);

@@ -4,7 +4,8 @@
 // device launch for the block's buffer (fewer, larger nested grids than one
 // launch per row). CDP2 rules: no device-side cudaDeviceSynchronize; the child
 // grid finishes each delayed row itself and completes before the parent grid
-// does. Needs -rdc / cudadevrt. Planner and checks: rewriters/lb_common/;
+// does. Needs -rdc / cudadevrt; built without -rdc (no __CUDACC_RDC__) each
+// block processes its buffer itself. Planner and checks: rewriters/lb_common/;
 // runtime: nestor/templates.cuh.
 #include "../lb_common/LoadBalance.h"
 

@@ -20,7 +20,7 @@ public:
   std::vector<ParamSpec> params() const override { return lb::thresholdParams(); }
   std::vector<RewriteParams> variants() const override { return lb::thresholdVariants(); }
   std::string title(const RewriteParams &p) const override {
-    return "Remove the device launch (no -rdc/cudadevrt needed): Dual queue, lb_threshold " + std::to_string(lb::thresholdOf(p));
+    return "Remove the device launch (no -rdc/cudadevrt needed): dual-queue, lb_threshold " + std::to_string(lb::thresholdOf(p));
   }
   Applicability prepare(const AnalyzedTU &tu, const RewriteTarget &t, const RewriteParams &) const override {
     return lb::preparePromotion(tu, t);

@@ -342,8 +342,10 @@ llvm::Expected<clang::tooling::Replacements> emit(const AnalyzedTU &tu, const Ch
                  "  // has " + thrText + " or more iterations are delayed to a per-block buffer; thread 0 then launches ONE child\n"
                  "  // grid for the block's buffer (CDP2: nobody waits for it; the child finishes those rows).\n"
                  "  nestor::tmpl::dpar_opt<" + mr.ivType + ", " + mr.accType + ">(" + thrText + ", " + lambdaF + ", " + opf + ",\n  " +
-                 bodyCall + ",\n  [&](" + batch + " nestor_batch) {\n    " + child + "<<<nestor_batch.count, nestor::tmpl::kBlockMappedThreads>>>(" +
-                 args + (args.empty() ? "" : ", ") + "nestor_batch);\n  });\n}";
+                 bodyCall + ",\n  [&](" + batch + " nestor_batch) {\n"
+                 "#if defined(__CUDACC_RDC__) // without -rdc the block processes its rows itself\n    " + child +
+                 "<<<nestor_batch.count, nestor::tmpl::kBlockMappedThreads>>>(" + args + (args.empty() ? "" : ", ") +
+                 "nestor_batch);\n#endif\n  });\n}";
   } else if (which == Template::DbufShared) {
     unsigned cap = 0;
     std::optional<unsigned> common;

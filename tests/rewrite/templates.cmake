@@ -77,3 +77,29 @@ nestor_rewrite_refusal(templates.dbuf_global_launch_in_loop INPUT ${tmpl_launch_
   EXPECT "inside the loop at line 25")
 nestor_rewrite_refusal(templates.dbuf_global_launch_device_runtime INPUT ${tmpl_launch_fx} AT 32 APPLY dbuf-global-launch
   EXPECT "calls cudaPeekAtLastError (line 31)")
+
+# The promotions say in their code action title that -rdc is no longer needed.
+foreach(entry "dbuf-global-launch:dbuf-global" "dual-queue-launch:dual-queue")
+  string(REPLACE ":" ";" parts "${entry}")
+  list(GET parts 0 rw)
+  list(GET parts 1 what)
+  add_test(NAME rewrite_listed.templates.${rw}_title
+    COMMAND ${CMAKE_COMMAND} -DNESTOR=$<TARGET_FILE:nestor> -DINPUT=${PROJECT_SOURCE_DIR}/examples/graph/neighbour_sum.cu
+            -DAT=42 "-DFLAGS=-- -I${PROJECT_SOURCE_DIR}/examples/graph"
+            "-DEXPECT=${rw} [Remove the device launch (no -rdc/cudadevrt needed): ${what}, lb_threshold 64]: applies"
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/CheckListed.cmake)
+  set_tests_properties(rewrite_listed.templates.${rw}_title PROPERTIES LABELS "rewrite")
+endforeach()
+
+# dpar-opt also builds without -rdc (the planner builds variants with the
+# project's own command): the device launch is compiled out and each block
+# processes its buffer itself.
+if(NESTOR_NVCC)
+  foreach(name templates/spmv_csr.dpar_opt_64 templates/degree_gather.dpar_opt_32)
+    add_test(NAME rewrite_nvcc_nordc.${name}
+      COMMAND ${NESTOR_NVCC} -arch=sm_90 -std=c++17 -I${PROJECT_SOURCE_DIR}/runtime/include
+              -I${PROJECT_SOURCE_DIR}/tests/fixtures/loops -c ${NESTOR_GOLDEN_DIR}/${name}.cu
+              -o ${CMAKE_CURRENT_BINARY_DIR}/${name}.nordc.o)
+    set_tests_properties(rewrite_nvcc_nordc.${name} PROPERTIES LABELS "rewrite;nvcc" DEPENDS rewrite_golden.${name})
+  endforeach()
+endif()

@@ -233,7 +233,8 @@ template <class I> struct defer_to_dpar {
 /// buffer: `launch(batch)` must launch the child kernel (dpar_opt_child) with
 /// batch.count blocks. CDP2: the parent never waits for the child; the child
 /// finishes each delayed row itself. When the buffer cannot be allocated the
-/// rows run in place; when the launch fails the block processes them itself.
+/// rows run in place; when the launch fails, or the file is built without
+/// -rdc (no __CUDACC_RDC__), the block processes them itself.
 template <class I, class R, class F, class Op, class Body, class Launch>
 __device__ void dpar_opt(long long threshold, F f, Op op, Body body, Launch launch) {
   __shared__ dpar_item<I> *items;
@@ -255,9 +256,15 @@ __device__ void dpar_opt(long long threshold, F f, Op op, Body body, Launch laun
     if (count == 0) {
       free(header);
     } else {
+#if defined(__CUDACC_RDC__)
       __threadfence(); // the items are visible to the child grid
       launch(dpar_batch<I>{items, header, count, blockIdx, blockDim, gridDim});
       launched = cudaGetLastError() == cudaSuccess;
+#else
+      // Built without -rdc: no device launch is possible (the rewritten launch
+      // is compiled out too); the block processes its rows below.
+      (void)launch;
+#endif
     }
   }
   __syncthreads();

@@ -39,7 +39,9 @@ __global__ void max_neighbour_degree(const int *offsets, const int *adj, int *be
     max_neighbour_degree_nestor_body(offsets, adj, best_out, vertices, nestor_t, nestor_b, nestor_bd, nestor_gd, nestor_phase);
   },
   [&](nestor::tmpl::dpar_batch<int> nestor_batch) {
+#if defined(__CUDACC_RDC__) // without -rdc the block processes its rows itself
     max_neighbour_degree_nestor_dpar_child<<<nestor_batch.count, nestor::tmpl::kBlockMappedThreads>>>(offsets, adj, best_out, vertices, nestor_batch);
+#endif
   });
 }
 

@@ -37,7 +37,9 @@ __global__ void spmv_csr(const int *rowptr, const int *col, const float *val, co
     spmv_csr_nestor_body(rowptr, col, val, x, y, rows, nestor_t, nestor_b, nestor_bd, nestor_gd, nestor_phase);
   },
   [&](nestor::tmpl::dpar_batch<int> nestor_batch) {
+#if defined(__CUDACC_RDC__) // without -rdc the block processes its rows itself
     spmv_csr_nestor_dpar_child<<<nestor_batch.count, nestor::tmpl::kBlockMappedThreads>>>(rowptr, col, val, x, y, rows, nestor_batch);
+#endif
   });
 }
 

@@ -1,0 +1,39 @@
+// dbuf-global-launch: the dbuf-global template (irregular-loop-and-recursion-
+// templates.md II-B, Figure 1(c)) on a device-side launch whose child grid
+// covers an irregular loop's iterations (the thesis shape child<<<deg/B+1, B>>>):
+// launches below lb_threshold threads run in the parent thread, larger ones are
+// delayed to a global buffer that a block-mapped pass drains after the parent
+// grid. The device launch is gone: the program builds without -rdc / cudadevrt.
+// Checks and edits: rewriters/lb_common/LaunchPromotion.cpp.
+#include "../lb_common/LaunchPromotion.h"
+#include "../lb_common/LoadBalance.h"
+
+namespace nestor {
+namespace {
+class DbufGlobalLaunchImpl final : public Rewrite {
+public:
+  const char *id() const override { return "dbuf-global-launch"; }
+  RewriteTarget::Kind targetKind() const override { return RewriteTarget::Kind::Launch; }
+  const char *summary() const override {
+    return "dbuf-global on a device launch: small child grids run in the parent thread, large ones in a block-mapped pass after the parent; removes dynamic parallelism (no -rdc)";
+  }
+  std::vector<ParamSpec> params() const override { return lb::thresholdParams(); }
+  std::vector<RewriteParams> variants() const override { return lb::thresholdVariants(); }
+  std::string title(const RewriteParams &p) const override {
+    return "Remove the device launch (no -rdc/cudadevrt needed): dbuf-global, lb_threshold " + std::to_string(lb::thresholdOf(p));
+  }
+  Applicability prepare(const AnalyzedTU &tu, const RewriteTarget &t, const RewriteParams &) const override {
+    return lb::preparePromotion(tu, t);
+  }
+  llvm::Expected<clang::tooling::Replacements> apply(const AnalyzedTU &tu, const RewriteTarget &t,
+                                                     const RewriteParams &p) const override {
+    return lb::applyPromotion(tu, t, false, lb::thresholdOf(p));
+  }
+};
+} // namespace
+
+const Rewrite &DbufGlobalLaunchRewrite() {
+  static const DbufGlobalLaunchImpl r;
+  return r;
+}
+} // namespace nestor

@@ -1,0 +1,28 @@
+// dual-queue (irregular-loop-and-recursion-templates.md II-B, Figure 1(b)):
+// a first pass puts each thread's row into a small or a large queue by the
+// trip count of its irregular loop (lb_threshold); a thread-mapped pass runs
+// the small queue and a block-mapped pass the large one. Three launches of the
+// same kernel from the call site, no dynamic parallelism. Planner and checks:
+// rewriters/lb_common/; runtime: nestor/templates.cuh.
+#include "../lb_common/LoadBalance.h"
+
+namespace nestor {
+namespace {
+class DualQueueImpl final : public lb::LoadBalanceRewrite {
+public:
+  DualQueueImpl() : LoadBalanceRewrite(lb::Template::DualQueue) {}
+  const char *id() const override { return "dual-queue"; }
+  const char *summary() const override {
+    return "Dual queue: small rows thread-mapped, large rows block-mapped, in separate passes";
+  }
+  std::string title(const RewriteParams &p) const override {
+    return "Dual queue (small rows thread-mapped, large block-mapped), lb_threshold " +
+           std::to_string(lb::thresholdOf(p));
+  }
+};
+} // namespace
+const Rewrite &DualQueueRewrite() {
+  static const DualQueueImpl r;
+  return r;
+}
+} // namespace nestor

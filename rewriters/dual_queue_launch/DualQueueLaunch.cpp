@@ -1,0 +1,39 @@
+// dual-queue-launch: the dual-queue template (irregular-loop-and-recursion-templates.md
+// II-B, Figure 1(b)) on a device-side launch whose child grid covers an
+// irregular loop's iterations: every launch is queued as small or large by its
+// thread count (lb_threshold), and after the parent grid a thread-mapped pass
+// runs the small launches and a block-mapped pass the large ones. The device
+// launch is gone: the program builds without -rdc / cudadevrt.
+// Checks and edits: rewriters/lb_common/LaunchPromotion.cpp.
+#include "../lb_common/LaunchPromotion.h"
+#include "../lb_common/LoadBalance.h"
+
+namespace nestor {
+namespace {
+class DualQueueLaunchImpl final : public Rewrite {
+public:
+  const char *id() const override { return "dual-queue-launch"; }
+  RewriteTarget::Kind targetKind() const override { return RewriteTarget::Kind::Launch; }
+  const char *summary() const override {
+    return "dual-queue on a device launch: small child grids in a thread-mapped pass, large ones in a block-mapped pass after the parent; removes dynamic parallelism (no -rdc)";
+  }
+  std::vector<ParamSpec> params() const override { return lb::thresholdParams(); }
+  std::vector<RewriteParams> variants() const override { return lb::thresholdVariants(); }
+  std::string title(const RewriteParams &p) const override {
+    return "Remove the device launch (no -rdc/cudadevrt needed): dual-queue, lb_threshold " + std::to_string(lb::thresholdOf(p));
+  }
+  Applicability prepare(const AnalyzedTU &tu, const RewriteTarget &t, const RewriteParams &) const override {
+    return lb::preparePromotion(tu, t);
+  }
+  llvm::Expected<clang::tooling::Replacements> apply(const AnalyzedTU &tu, const RewriteTarget &t,
+                                                     const RewriteParams &p) const override {
+    return lb::applyPromotion(tu, t, true, lb::thresholdOf(p));
+  }
+};
+} // namespace
+
+const Rewrite &DualQueueLaunchRewrite() {
+  static const DualQueueLaunchImpl r;
+  return r;
+}
+} // namespace nestor

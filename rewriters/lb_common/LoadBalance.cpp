@@ -1,0 +1,453 @@
+// The planner of the load-balancing templates (LoadBalance.h). Checks first,
+// then edits; every refusal names the blocking construct and its line.
+#include "LoadBalance.h"
+#include "../loop_common/LoopCommon.h"
+
+#include "nestor/CudaSemantics.h"
+#include "nestor/Inference.h"
+#include "nestor/StatementEffects.h"
+
+#include "../../analyzers/src/AstText.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
+
+using namespace clang;
+
+namespace nestor::lb {
+namespace {
+
+const std::vector<std::string> kThresholds = {"32", "64", "128", "256"};
+
+std::string lineOf(const SourceSpan &s) { return "line " + std::to_string(s.begin.line); }
+
+const char *templateName(Template w) {
+  switch (w) {
+  case Template::DualQueue: return "dual-queue";
+  case Template::DbufShared: return "dbuf-shared";
+  case Template::DbufGlobal: return "dbuf-global";
+  case Template::DparOpt: return "dpar-opt";
+  }
+  return "";
+}
+
+/// Code that a delayed thread runs twice (before the loop) must not change
+/// memory or call what might: the replay would do it again.
+std::optional<std::string> impurity(const StatementEffects &fx) {
+  if (!fx.atomics.empty()) return "calls " + fx.atomics.front().name;
+  if (fx.memWrite) return "writes memory";
+  if (fx.impureCall) return "calls a function that is not known to be pure";
+  if (fx.launch) return "launches a kernel";
+  if (fx.addrOfLocal) return "takes the address of a local";
+  if (fx.lambda) return "defines a lambda";
+  return std::nullopt;
+}
+
+struct Checked {
+  const LoopSite *loop = nullptr;
+  const Kernel *kernel = nullptr;
+  const FunctionDecl *fd = nullptr;
+  const ForStmt *fs = nullptr;
+  loops::MapReduceLoop mr;
+  std::vector<const CUDAKernelCallExpr *> launches;
+};
+
+LbPlan refuse(std::string why, SourceSpan at = {}) {
+  LbPlan p;
+  p.reason = std::move(why);
+  p.blocker = std::move(at);
+  return p;
+}
+
+/// Walks from the loop up to the kernel body: no enclosing loop (its carried
+/// state would be lost by a delayed iteration), no switch, and everything a
+/// thread executes before reaching the loop is free of side effects.
+std::optional<LbPlan> checkPath(const AnalyzedTU &tu, const Checked &c) {
+  ASTContext &ctx = tu.astContext();
+  const Stmt *cur = c.fs;
+  const Stmt *body = c.fd->getBody();
+  while (cur != body) {
+    auto parents = ctx.getParents(*cur);
+    if (parents.empty()) return refuse("the loop is not directly in the kernel's body", c.loop->headerSpan);
+    const Stmt *p = parents[0].get<Stmt>();
+    if (!p) return refuse("the loop is not directly in the kernel's body", c.loop->headerSpan);
+    if (isa<ForStmt>(p) || isa<WhileStmt>(p) || isa<DoStmt>(p) || isa<CXXForRangeStmt>(p)) {
+      SourceSpan s = spanOf(p, ctx);
+      return refuse("the loop is nested in the loop at " + lineOf(s) +
+                        ": an outer loop may carry state between its iterations, which a delayed inner loop would lose",
+                    s);
+    }
+    if (isa<SwitchStmt>(p)) return refuse("the loop is inside a switch", spanOf(p, ctx));
+    if (auto *ifs = dyn_cast<IfStmt>(p)) {
+      StatementEffects fx = effectsOf(ifs->getCond(), ctx);
+      if (auto why = impurity(fx))
+        return refuse("the condition at " + lineOf(spanOf(ifs->getCond(), ctx)) + " " + *why +
+                          ": a delayed thread evaluates it again when it finishes its row",
+                      spanOf(ifs->getCond(), ctx));
+      if (ifs->getInit() || ifs->getConditionVariable())
+        return refuse("the if at " + lineOf(spanOf(ifs, ctx)) + " declares a variable in its condition", spanOf(ifs, ctx));
+    }
+    if (auto *cs = dyn_cast<CompoundStmt>(p)) {
+      for (const Stmt *s : cs->body()) {
+        if (s == cur) break;
+        StatementEffects fx = effectsOf(s, ctx);
+        if (auto why = impurity(fx)) {
+          SourceSpan sp = spanOf(s, ctx);
+          return refuse("the statement at " + lineOf(sp) + " " + *why +
+                            " before the loop: a delayed thread runs the code before the loop again",
+                        sp);
+        }
+        if (fx.barrier || fx.warp)
+          return refuse("the statement at " + lineOf(spanOf(s, ctx)) + " synchronises threads before the loop",
+                        spanOf(s, ctx));
+      }
+    }
+    cur = p;
+  }
+  for (const Expr *bound : {c.mr.beginExpr, c.mr.endExpr}) {
+    StatementEffects fx = effectsOf(bound, ctx);
+    if (auto why = impurity(fx)) return refuse("the loop bound " + *why, spanOf(bound, ctx));
+  }
+  return std::nullopt;
+}
+
+/// Every launch of the kernel in this file, and no other use of it (the
+/// rewrite adds a parameter, which a launch through a pointer would miss).
+std::optional<LbPlan> checkLaunches(const AnalyzedTU &tu, Checked &c, bool changesSignature) {
+  const FileModel &m = tu.model();
+  ASTContext &ctx = tu.astContext();
+  for (const LaunchSite &ls : m.launches) {
+    if (ls.child != c.kernel->name) continue;
+    if (ls.deviceSide)
+      return refuse("'" + c.kernel->name + "' is launched from device code at " + lineOf(ls.span) +
+                        ": the passes are launched from the host",
+                    ls.span);
+    if (!changesSignature) continue;
+    const CUDAKernelCallExpr *call = tu.launchExpr(ls.id);
+    if (!call) return refuse("the launch at " + lineOf(ls.span) + " was not analysed", ls.span);
+    if (!ls.stream.empty() && ls.stream != "0" && ls.stream != "nullptr" && ls.stream != "NULL")
+      return refuse("the launch at " + lineOf(ls.span) + " names a stream (" + ls.stream +
+                        "): the queues of a call site are shared, so its passes must be ordered on the default stream",
+                    ls.span);
+    for (const Expr *a : call->arguments()) {
+      if (isa<CXXDefaultArgExpr>(a)) continue;
+      StatementEffects fx = effectsOf(a, ctx);
+      if (auto why = impurity(fx))
+        return refuse("the argument `" + textOf(a, ctx) + "` of the launch at " + lineOf(ls.span) + " " + *why +
+                          ": it is evaluated once per pass",
+                      spanOf(a, ctx));
+    }
+    c.launches.push_back(call);
+  }
+  if (!changesSignature) return std::nullopt;
+  if (c.launches.empty())
+    return refuse("'" + c.kernel->name + "' is not launched in this file: the passes are launched where it is launched",
+                  c.kernel->nameSpan);
+  if (const FunctionDecl *prev = c.fd->getPreviousDecl())
+    return refuse("'" + c.kernel->name + "' is also declared at " + lineOf(spanOf(prev->getSourceRange(), ctx)) +
+                      ": the rewrite adds a parameter to the definition",
+                  spanOf(prev->getSourceRange(), ctx));
+  // References other than the launches' callees: a pointer launch would miss the new parameter.
+  size_t refs = 0;
+  SourceSpan firstRef;
+  for (const Decl *d : tu.topLevelDecls()) {
+    const auto *f = dyn_cast<FunctionDecl>(d);
+    if (!f || !f->hasBody()) continue;
+    forEachNode(f->getBody(), [&](const Stmt *s) {
+      if (auto *dr = dyn_cast<DeclRefExpr>(s); dr && dr->getDecl()->getCanonicalDecl() == c.fd->getCanonicalDecl()) {
+        if (!refs++) firstRef = spanOf(dr, ctx);
+      }
+    });
+  }
+  if (refs > c.launches.size())
+    return refuse("'" + c.kernel->name + "' is used other than by a <<<>>> launch: the rewrite adds a parameter", firstRef);
+  return std::nullopt;
+}
+
+std::optional<LbPlan> check(const AnalyzedTU &tu, const RewriteTarget &t, Template which, Checked &c) {
+  const FileModel &m = tu.model();
+  ASTContext &ctx = tu.astContext();
+  if (t.kind != RewriteTarget::Kind::Loop || t.id < 0 || size_t(t.id) >= m.loops.size())
+    return refuse("no loop at this position");
+  c.loop = &m.loops[size_t(t.id)];
+  const LoopSite &l = *c.loop;
+  if (!l.inKernel) return refuse("the loop is not inside a __global__ kernel", l.headerSpan);
+  if (l.tripCount != TripCountClass::Irregular)
+    return refuse(std::string("the loop's trip count is ") + spelling(l.tripCount) +
+                      ", not irregular: the templates balance per-thread trip counts",
+                  l.headerSpan);
+  if (l.gridStride) return refuse("the loop is a grid-stride loop", l.headerSpan);
+  if (l.hasDeviceLaunch) return refuse("the loop launches a kernel", l.bodySpan);
+  std::string why;
+  SourceSpan where;
+  auto mr = loops::matchMapReduce(tu, l, why, where);
+  if (!mr) return refuse(why, where);
+  c.mr = *mr;
+  if (!mr->csrLike)
+    return refuse("the bounds `" + mr->begin + "` .. `" + mr->end +
+                      "` are not a CSR-like pair (begin = p[q], end = p[q + 1]): the templates split rows of a CSR offsets array",
+                  l.headerSpan);
+  if (!mr->descriptors.empty())
+    return refuse("the loop body reads the thread's local '" + mr->descriptors.front().first +
+                      "': the block-mapped phase evaluates it on other threads",
+                  spanOf(mr->mappedExpr, ctx));
+  StatementEffects mapped = effectsOf(mr->mappedExpr, ctx);
+  if (!mapped.threadIds.empty())
+    return refuse("the loop body reads " + *mapped.threadIds.begin() + ": the block-mapped phase runs it on other threads",
+                  spanOf(mr->mappedExpr, ctx));
+  c.kernel = m.findKernel(l.function);
+  c.fd = tu.functionDecl(l.function);
+  c.fs = dyn_cast_or_null<ForStmt>(tu.loopStmt(l.id));
+  if (!c.kernel || !c.kernel->isGlobal || !c.fd || !c.fd->hasBody() || !c.fs)
+    return refuse("the kernel '" + l.function + "' was not analysed", l.headerSpan);
+  const Kernel &k = *c.kernel;
+  if (c.fd->getDescribedFunctionTemplate() || c.fd->isTemplateInstantiation())
+    return refuse("'" + k.name + "' is a template kernel", k.nameSpan);
+  if (!k.shared.empty())
+    return refuse("the kernel uses the __shared__ '" + k.shared.front().name + "' (" + lineOf(k.shared.front().span) +
+                      "): the block-mapped phase runs other threads' rows, which shared memory would not follow",
+                  k.shared.front().span);
+  if (!k.barriers.empty())
+    return refuse("the kernel calls " + k.barriers.front().name + " (" + lineOf(k.barriers.front().span) +
+                      "): a replayed row runs on one thread, whose barrier the block would not reach",
+                  k.barriers.front().span);
+  if (!k.warpIntrinsics.empty())
+    return refuse("the kernel uses " + k.warpIntrinsics.front().name + " (" + lineOf(k.warpIntrinsics.front().span) +
+                      "): a replayed row runs on one thread",
+                  k.warpIntrinsics.front().span);
+  if (!k.cooperativeGroups.empty())
+    return refuse("the kernel uses cooperative groups (" + lineOf(k.cooperativeGroups.front().span) + ")",
+                  k.cooperativeGroups.front().span);
+  if (k.isRecursive) return refuse("the kernel is recursive", k.nameSpan);
+  for (const LaunchSite &ls : m.launches)
+    if (ls.deviceSide && ls.parent == k.name)
+      return refuse("the kernel launches '" + ls.child + "' at " + lineOf(ls.span) +
+                        ": launch-covered loops are not handled by this rewrite yet",
+                    ls.span);
+  for (const ParmVarDecl *p : c.fd->parameters()) {
+    if (p->getName().empty()) return refuse("a parameter of '" + k.name + "' has no name", spanOf(p->getSourceRange(), ctx));
+    if (p->hasDefaultArg()) return refuse("the parameter '" + p->getNameAsString() + "' has a default argument",
+                                          spanOf(p->getSourceRange(), ctx));
+  }
+  // Callees that read thread ids would see the replaying thread's, not the owner's.
+  StatementEffects all = effectsOf(c.fd->getBody(), ctx);
+  for (const FunctionDecl *callee : all.userCalls) {
+    if (const Kernel *ck = m.findKernel(callee->getNameAsString()); ck && (ck->usesThreadIdx || ck->usesBlockDim))
+      return refuse("the kernel calls '" + ck->name + "', which reads thread ids: a replayed row runs on another thread",
+                    ck->nameSpan);
+  }
+  if (auto r = checkPath(tu, c)) return r;
+  if (auto r = checkLaunches(tu, c, which == Template::DbufGlobal || which == Template::DualQueue)) return r;
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------- emitting
+
+/// Offset where the kernel's declaration starts (its `__global__`, also when
+/// that is a macro or on the line before).
+unsigned declStart(const AnalyzedTU &tu, const FunctionDecl *fd) {
+  const SourceManager &sm = tu.astContext().getSourceManager();
+  SourceLocation b = sm.getExpansionLoc(fd->getBeginLoc());
+  for (const Attr *a : fd->attrs())
+    if (a->getLocation().isValid()) {
+      SourceLocation al = sm.getExpansionLoc(a->getLocation());
+      if (sm.isBeforeInTranslationUnit(al, b) && sm.getFileID(al) == sm.getFileID(b)) b = al;
+    }
+  unsigned off = sm.getFileOffset(b);
+  llvm::StringRef text = tu.mainFileText();
+  while (off > 0 && text[off - 1] != '\n') --off; // the start of its line
+  return off;
+}
+
+/// The loop's text, its continuation lines indented two more spaces (it
+/// becomes the `else` branch).
+std::string indentMore(std::string s) {
+  for (size_t i = s.find('\n'); i != std::string::npos; i = s.find('\n', i + 3)) s.insert(i + 1, "  ");
+  return s;
+}
+
+std::string bodyFunctionName(const Kernel &k) { return k.name + "_nestor_body"; }
+
+llvm::Expected<clang::tooling::Replacements> emit(const AnalyzedTU &tu, const Checked &c, Template which, long long thr) {
+  ASTContext &ctx = tu.astContext();
+  const FileModel &m = tu.model();
+  const LoopSite &l = *c.loop;
+  const Kernel &k = *c.kernel;
+  llvm::StringRef text = tu.mainFileText();
+  const loops::MapReduceLoop &mr = c.mr;
+  const std::string opf = std::string(loops::opFunctor(mr.op)) + "{}";
+  const std::string name = templateName(which), thrText = std::to_string(thr);
+
+  // Parameters and arguments of the body function.
+  std::string params, args;
+  for (const ParmVarDecl *p : c.fd->parameters()) {
+    params += (params.empty() ? "" : ", ") + textOf(p->getSourceRange(), ctx);
+    args += (args.empty() ? "" : ", ") + p->getNameAsString();
+  }
+  const std::string identityParams = std::string(params.empty() ? "" : ", ") +
+                                     "uint3 threadIdx, uint3 blockIdx, dim3 blockDim, dim3 gridDim, NestorPhase nestor_phase";
+
+  // The body with the loop replaced by the phase hook.
+  SourceSpan bodySpan = spanOf(c.fd->getBody(), ctx);
+  unsigned loopBegin = l.span.begin.offset, loopEnd = l.span.end.offset;
+  if (loopEnd > 0 && text[loopEnd - 1] != '}' && text[loopEnd - 1] != ';') {
+    size_t i = loopEnd;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+    if (i < text.size() && text[i] == ';') loopEnd = unsigned(i + 1);
+  }
+  std::string in = indentationAt(text, loopBegin);
+  std::string hook = "// " + name + " (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its\n" + in +
+                     "// trip count is " + thrText + " or more, or hands back its block-computed reduction.\n" + in +
+                     "if (nestor_phase.defer(" + mr.begin + ", " + mr.end + ")) return;\n" + in +
+                     "if (nestor_phase.has_result()) " + mr.acc + " = " + opf + "(" + mr.acc + ", nestor_phase.template result<" +
+                     mr.accType + ">());\n" + in + "else\n" + in + "  " +
+                     indentMore(text.substr(loopBegin, loopEnd - loopBegin).str());
+  std::string body = text.substr(bodySpan.begin.offset, loopBegin - bodySpan.begin.offset).str() + hook +
+                     text.substr(loopEnd, bodySpan.end.offset - loopEnd).str();
+  if (l.pragma >= 0) {
+    const NpPragma &pr = m.pragmas[size_t(l.pragma)];
+    if (pr.span.begin.offset >= bodySpan.begin.offset && pr.span.end.offset <= loopBegin) {
+      size_t at = pr.span.begin.offset - bodySpan.begin.offset;
+      body.replace(at, pr.span.end.offset - pr.span.begin.offset, "// (was: #pragma " + pr.text + ")");
+    }
+  }
+  const std::string bodyFn = "// The body of '" + k.name + "' for the " + name +
+                             " template: the thread identity is a parameter, so a\n"
+                             "// delayed row can be finished by its owner or by a block-mapped pass (nestor/templates.cuh).\n"
+                             "template <class NestorPhase>\n__device__ __forceinline__ void " +
+                             bodyFunctionName(k) + "(" + params + identityParams + ") " + body + "\n\n";
+
+  // The new kernel body.
+  const std::string lambdaF = "[=](" + mr.ivType + " " + mr.iv + ") { return " + mr.mapped + "; }";
+  const std::string bodyCall = "[&](uint3 nestor_t, uint3 nestor_b, dim3 nestor_bd, dim3 nestor_gd, auto nestor_phase) {\n    " +
+                               bodyFunctionName(k) + "(" + args + (args.empty() ? "" : ", ") +
+                               "nestor_t, nestor_b, nestor_bd, nestor_gd, nestor_phase);\n  }";
+  std::string kernelBody;
+  std::string dparChild;
+  if (which == Template::DparOpt) {
+    const std::string child = k.name + "_nestor_dpar_child", batch = "nestor::tmpl::dpar_batch<" + mr.ivType + ">";
+    dparChild = "// The child of dpar-opt: one block per delayed row of a parent block, which it reduces and finishes.\n"
+                "__global__ void " + child + "(" + params + (params.empty() ? "" : ", ") + batch + " nestor_batch) {\n"
+                "  nestor::tmpl::dpar_opt_child<" + mr.accType + ">(nestor_batch, " + lambdaF + ", " + opf + ",\n  " + bodyCall +
+                ");\n}\n\n";
+    kernelBody = "{\n  // dpar-opt, lb_threshold " + thrText +
+                 " (irregular-loop-and-recursion-templates.md II-B, Figure 1(e)): rows whose loop\n"
+                 "  // has " + thrText + " or more iterations are delayed to a per-block buffer; thread 0 then launches ONE child\n"
+                 "  // grid for the block's buffer (CDP2: nobody waits for it; the child finishes those rows).\n"
+                 "  nestor::tmpl::dpar_opt<" + mr.ivType + ", " + mr.accType + ">(" + thrText + ", " + lambdaF + ", " + opf + ",\n  " +
+                 bodyCall + ",\n  [&](" + batch + " nestor_batch) {\n"
+                 "#if defined(__CUDACC_RDC__) // without -rdc the block processes its rows itself\n    " + child +
+                 "<<<nestor_batch.count, nestor::tmpl::kBlockMappedThreads>>>(" + args + (args.empty() ? "" : ", ") +
+                 "nestor_batch);\n#endif\n  });\n}";
+  } else if (which == Template::DbufShared) {
+    unsigned cap = 0;
+    std::optional<unsigned> common;
+    bool agree = !k.launchedBy.empty();
+    for (int id : k.launchedBy) {
+      auto b = loops::constantBlock(tu, id);
+      if (!b || (common && *common != b->threads())) { agree = false; break; }
+      common = b->threads();
+    }
+    if (agree && common && *common <= 1024) cap = *common;
+    else if (k.launchBoundsMaxThreadsValue && *k.launchBoundsMaxThreadsValue <= 1024) cap = unsigned(*k.launchBoundsMaxThreadsValue);
+    else cap = 256;
+    kernelBody = "{\n  // dbuf-shared, lb_threshold " + thrText +
+                 " (irregular-loop-and-recursion-templates.md II-B, Figure 1(c)): rows whose loop\n"
+                 "  // has " + thrText + " or more iterations are delayed to a per-block buffer in shared memory (" +
+                 std::to_string(cap) + " slots, then a\n"
+                 "  // global overflow), reduced by the whole block after the thread-mapped pass, and finished by their owner.\n"
+                 "  nestor::tmpl::dbuf_shared<" + mr.ivType + ", " + mr.accType + ", " + std::to_string(cap) + ">(" + thrText + ", " +
+                 lambdaF + ", " + opf + ",\n  " + bodyCall + ");\n}";
+  } else {
+    const bool dual = which == Template::DualQueue;
+    kernelBody = std::string("{\n  // ") + name + ", lb_threshold " + thrText +
+                 " (irregular-loop-and-recursion-templates.md II-B, Figure 1(" + (dual ? "b" : "c") + ")): " +
+                 (dual ? "a first pass\n  // queues each row as small or large; a thread-mapped pass runs the small ones and a\n"
+                         "  // block-mapped pass the large ones (nestor::tmpl::launch_templates at the launch)."
+                       : "the thread-mapped\n  // pass delays rows with " + thrText +
+                             " or more iterations to a global buffer; a second, block-mapped launch\n"
+                             "  // reduces each and finishes its row (nestor::tmpl::launch_templates at the launch).") +
+                 "\n  nestor::tmpl::dispatch<" + mr.accType + ">(nestor_ls, " + lambdaF + ", " + opf + ",\n  " + bodyCall +
+                 ");\n}";
+  }
+
+  clang::tooling::Replacements reps;
+  auto add = [&](unsigned b, unsigned e, llvm::StringRef s) -> llvm::Error { return reps.add(replacementFor(tu, b, e, s)); };
+  if (auto err = add(declStart(tu, c.fd), declStart(tu, c.fd), bodyFn + dparChild)) return std::move(err);
+  if (auto err = add(bodySpan.begin.offset, bodySpan.end.offset, kernelBody)) return std::move(err);
+  if (which == Template::DbufGlobal || which == Template::DualQueue) {
+    const SourceManager &sm = ctx.getSourceManager();
+    SourceLocation rp = c.fd->getFunctionTypeLoc().getRParenLoc();
+    if (rp.isInvalid()) return llvm::createStringError("%s: the parameter list of '%s' has no closing parenthesis", name.c_str(), k.name.c_str());
+    unsigned at = sm.getFileOffset(sm.getExpansionLoc(rp));
+    std::string extra = std::string(c.fd->param_empty() ? "" : ", ") + "nestor::tmpl::launch_state nestor_ls = {}";
+    if (auto err = add(at, at, extra)) return std::move(err);
+    const bool dual = which == Template::DualQueue;
+    for (const CUDAKernelCallExpr *call : c.launches) {
+      const LaunchSite *ls = nullptr;
+      for (const LaunchSite &s : m.launches)
+        if (tu.launchExpr(s.id) == call) ls = &s;
+      if (!ls) continue;
+      std::string callArgs;
+      for (const Expr *a : call->arguments()) {
+        if (isa<CXXDefaultArgExpr>(a)) continue;
+        callArgs += (callArgs.empty() ? "" : ", ") + textOf(a, ctx);
+      }
+      std::string li = indentationAt(text, ls->span.begin.offset);
+      std::string launch = "nestor::tmpl::launch_templates(" + std::string(dual ? "true" : "false") + ", " + ls->grid + ", " +
+                           ls->block + ", " + (ls->sharedMem.empty() ? "0" : ls->sharedMem) + ", " + thrText +
+                           ", [&](dim3 nestor_g, dim3 nestor_b, size_t nestor_sh, const nestor::tmpl::launch_state &nestor_ls) {\n" +
+                           li + "  " + k.name + "<<<nestor_g, nestor_b, nestor_sh>>>(" + callArgs +
+                           (callArgs.empty() ? "" : ", ") + "nestor_ls);\n" + li + "})";
+      if (auto err = add(ls->span.begin.offset, ls->span.end.offset, launch)) return std::move(err);
+    }
+  }
+  auto inc = loops::includeReplacement(tu, "nestor/templates.cuh");
+  if (inc.getReplacementText().size())
+    if (auto err = reps.add(inc)) return std::move(err);
+  return reps;
+}
+
+} // namespace
+
+LbPlan planLoadBalance(const AnalyzedTU &tu, const RewriteTarget &t, Template which, long long threshold, bool emitEdits) {
+  Checked c;
+  if (auto r = check(tu, t, which, c)) return *r;
+  LbPlan p;
+  p.ok = true;
+  if (!emitEdits) return p;
+  auto edits = emit(tu, c, which, threshold);
+  if (!edits) {
+    p.ok = false;
+    p.reason = llvm::toString(edits.takeError());
+    return p;
+  }
+  p.edits = std::move(*edits);
+  return p;
+}
+
+std::vector<ParamSpec> thresholdParams() {
+  return {{"lb_threshold", kThresholds, "64",
+           "the paper's lb_THRES: rows whose loop has at least this many iterations are large (block-mapped)"}};
+}
+
+std::vector<RewriteParams> thresholdVariants() {
+  std::vector<RewriteParams> v;
+  for (const std::string &t : kThresholds) v.push_back({{"lb_threshold", t}});
+  return v;
+}
+
+long long thresholdOf(const RewriteParams &p) {
+  auto it = p.find("lb_threshold");
+  if (it == p.end() || it->second.empty()) return 64;
+  return std::stoll(it->second);
+}
+
+} // namespace nestor::lb

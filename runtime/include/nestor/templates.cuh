@@ -1,0 +1,504 @@
+// Load-balancing templates for irregular loops (irregular-loop-and-recursion-
+// templates.md II-B, Figure 1): delayed buffers and dual queues.
+//
+// A rewritten kernel keeps its original body in a `__device__` function that
+// takes the thread identity (threadIdx, blockIdx, blockDim, gridDim) as
+// parameters and a *phase* object consulted where the irregular loop was:
+//
+//   if (phase.defer(begin, end)) return;         // the phase took the iteration
+//   if (phase.has_result()) acc = op(acc, phase.template result<T>());
+//   else for (i = begin; i < end; ++i) ...        // the original loop
+//
+// The code before the loop reads memory only (the rewrite checks this), so a
+// thread whose large iteration was delayed can *replay* its body later with
+// the block-computed reduction of that iteration as the loop's result; the
+// code after the loop then runs exactly once per thread, as in the original.
+//
+//   dbuf_shared  one kernel: large iterations (trip count >= threshold) go to a
+//                per-block buffer in shared memory; after the thread-mapped
+//                pass the whole block reduces each buffered iteration and its
+//                owner replays. When the buffer is full, items go to a global
+//                overflow the block allocates from the device heap; when that
+//                allocation fails, the thread runs its iteration in place.
+//   dbuf_global  pass 1 as above, but the buffer is a global queue; a second,
+//                block-mapped launch drains it (load redistributed over blocks).
+//   dual_queue   pass 1 only classifies: small iterations into one queue, large
+//                into another; a thread-mapped launch runs the small queue and
+//                a block-mapped launch the large one.
+//
+// Queues are built with a warp-level scan: the threads of a warp that push to
+// the same queue take consecutive slots from one atomicAdd (their rank is the
+// exclusive prefix count of the warp's ballot).
+#pragma once
+#include <cooperative_groups.h>
+#include <nestor/ops.cuh>
+
+#include <cstddef>
+#include <cuda_runtime.h>
+
+namespace nestor::tmpl {
+
+/// Phase of the original behaviour: every iteration runs in place.
+struct run_in_place {
+  template <class I> __device__ bool defer(I, I) const { return false; }
+  __device__ bool has_result() const { return false; }
+  template <class T> __device__ T result() const { return T(); }
+};
+
+/// Phase of a replay: the delayed iteration's reduction is `value`.
+template <class R> struct with_result {
+  R value;
+  template <class I> __device__ bool defer(I, I) const { return false; }
+  __device__ bool has_result() const { return true; }
+  template <class T> __device__ T result() const { return T(value); }
+};
+
+#if defined(__CUDACC__)
+namespace detail {
+__device__ __forceinline__ unsigned block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
+} // namespace detail
+
+/// Block-mapped processing of one iteration: the reduction with `op` of f(i)
+/// for i in [begin, end), computed by every thread of the block (all of them
+/// must call it) and returned to all of them.
+template <class T, class I, class F, class Op> __device__ T block_reduce_range(I begin, I end, F f, Op op) {
+  __shared__ T warp_partials[32];
+  __shared__ T total;
+  const unsigned tid = nestor::detail::linear_tid(), n = detail::block_threads();
+  T acc = Op::template identity<T>();
+  for (I i = begin + I(tid); i < end; i += I(n)) acc = op(acc, T(f(i)));
+  // Every thread of the block is here: full-warp shuffles, except in a last
+  // partial warp, whose live lanes are the low ones.
+  const unsigned lane = tid & 31u, warp = tid >> 5, warps = (n + 31u) >> 5;
+  const unsigned live = (warp == warps - 1 && (n & 31u)) ? ((1u << (n & 31u)) - 1u) : 0xffffffffu;
+  for (int d = 16; d > 0; d >>= 1) {
+    T other = nestor::detail::shfl_down(live, acc, unsigned(d));
+    if (lane + unsigned(d) < 32u && (live >> (lane + unsigned(d))) & 1u) acc = op(acc, other);
+  }
+  if (lane == 0) warp_partials[warp] = acc;
+  __syncthreads();
+  if (tid == 0) {
+    T t = warp_partials[0];
+    for (unsigned w = 1; w < warps; ++w) t = op(t, warp_partials[w]);
+    total = t;
+  }
+  __syncthreads();
+  T r = total;
+  __syncthreads(); // `total` and the partials are reused by the next call
+  return r;
+}
+
+// ------------------------------------------------------------------ dbuf-shared
+
+/// Per-block delayed buffer: CAP items in shared memory, the rest in a global
+/// overflow allocated per block when the block has more threads than CAP
+/// (each thread delays at most one iteration, so blockDim items always fit).
+template <class I, class R, int CAP> struct shared_dbuf {
+  static_assert(CAP > 0, "the shared buffer needs at least one slot");
+  I begin[CAP], end[CAP];
+  R result[CAP];
+  unsigned count, overflow_cap;
+  I *ov_begin, *ov_end;
+  R *ov_result;
+
+  /// All threads. Empties the buffer; thread 0 allocates the overflow.
+  __device__ void reset() {
+    if (nestor::detail::linear_tid() == 0) {
+      count = 0;
+      overflow_cap = 0;
+      ov_begin = ov_end = nullptr;
+      ov_result = nullptr;
+      const unsigned n = detail::block_threads();
+      if (n > unsigned(CAP)) {
+        const unsigned extra = n - unsigned(CAP);
+        void *p = malloc(size_t(extra) * (2 * sizeof(I) + sizeof(R)) + alignof(R));
+        if (p) {
+          ov_begin = static_cast<I *>(p);
+          ov_end = ov_begin + extra;
+          // R after the 2 * extra indices, aligned for R.
+          size_t off = size_t(extra) * 2 * sizeof(I);
+          off = (off + alignof(R) - 1) / alignof(R) * alignof(R);
+          ov_result = reinterpret_cast<R *>(static_cast<char *>(p) + off);
+          overflow_cap = extra;
+        }
+      }
+    }
+    __syncthreads();
+  }
+  __device__ unsigned capacity() const { return unsigned(CAP) + overflow_cap; }
+  /// Any thread. The slot of the item, or -1 when neither the buffer nor the
+  /// overflow has room (the caller then runs the iteration itself).
+  __device__ int push(I b, I e) {
+    const unsigned s = atomicAdd(&count, 1u);
+    if (s < unsigned(CAP)) {
+      begin[s] = b;
+      end[s] = e;
+      return int(s);
+    }
+    if (s - unsigned(CAP) < overflow_cap) {
+      ov_begin[s - CAP] = b;
+      ov_end[s - CAP] = e;
+      return int(s);
+    }
+    return -1;
+  }
+  /// All threads: the block-mapped phase over every buffered item.
+  template <class F, class Op> __device__ void process(F f, Op op) {
+    __syncthreads(); // every push is visible
+    const unsigned n = count < capacity() ? count : capacity();
+    for (unsigned k = 0; k < n; ++k) {
+      const bool shared_slot = k < unsigned(CAP);
+      const I b = shared_slot ? begin[k] : ov_begin[k - CAP];
+      const I e = shared_slot ? end[k] : ov_end[k - CAP];
+      const R r = block_reduce_range<R>(b, e, f, op);
+      if (nestor::detail::linear_tid() == 0) {
+        if (shared_slot) result[k] = r;
+        else ov_result[k - CAP] = r;
+      }
+    }
+    __syncthreads();
+  }
+  __device__ R result_of(int slot) const { return unsigned(slot) < unsigned(CAP) ? result[slot] : ov_result[slot - CAP]; }
+  /// All threads, after every owner has read its result.
+  __device__ void release() {
+    __syncthreads();
+    if (nestor::detail::linear_tid() == 0 && ov_begin) free(ov_begin);
+  }
+};
+
+/// Phase of the thread-mapped pass of dbuf-shared.
+template <class Buf> struct defer_to_shared {
+  Buf *buf;
+  long long threshold;
+  int *slot;
+  template <class I> __device__ bool defer(I b, I e) const {
+    if ((long long)(e) - (long long)(b) < threshold) return false;
+    const int s = buf->push(b, e);
+    if (s < 0) return false;
+    *slot = s;
+    return true;
+  }
+  __device__ bool has_result() const { return false; }
+  template <class T> __device__ T result() const { return T(); }
+};
+
+/// The whole dbuf-shared kernel: `body(threadIdx, blockIdx, blockDim, gridDim,
+/// phase)` runs the original kernel body. Every thread of the block calls it.
+template <class I, class R, int CAP, class F, class Op, class Body>
+__device__ void dbuf_shared(long long threshold, F f, Op op, Body body) {
+  __shared__ shared_dbuf<I, R, CAP> buf;
+  buf.reset();
+  int slot = -1;
+  body(threadIdx, blockIdx, blockDim, gridDim, defer_to_shared<shared_dbuf<I, R, CAP>>{&buf, threshold, &slot});
+  buf.process(f, op);
+  const R r = slot >= 0 ? buf.result_of(slot) : R();
+  buf.release();
+  if (slot >= 0) body(threadIdx, blockIdx, blockDim, gridDim, with_result<R>{r});
+}
+
+// ------------------------------------------------------------------ dpar-opt
+
+/// A block's delayed iterations for its one child launch (dpar-opt): a
+/// device-heap array the child grid frees when its last block is done.
+template <class I> struct dpar_item {
+  I begin, end;
+  uint3 thread;
+};
+template <class I> struct dpar_batch {
+  dpar_item<I> *items;
+  unsigned *done; ///< child blocks finished; the last one frees the batch
+  unsigned count;
+  uint3 block;    ///< the parent block the items belong to
+  dim3 block_dim, grid_dim;
+};
+
+/// Phase of the thread-mapped pass of dpar-opt.
+template <class I> struct defer_to_dpar {
+  dpar_item<I> *items;
+  unsigned *count;
+  long long threshold;
+  __device__ bool defer(I b, I e) const {
+    if (!items || (long long)(e) - (long long)(b) < threshold) return false;
+    const unsigned s = atomicAdd(count, 1u);
+    items[s] = dpar_item<I>{b, e, threadIdx};
+    return true;
+  }
+  __device__ bool has_result() const { return false; }
+  template <class T> __device__ T result() const { return T(); }
+};
+
+/// The whole dpar-opt kernel (irregular-loop-and-recursion-templates.md
+/// Figure 1(e)): the thread-mapped pass delays large iterations to a
+/// per-block buffer, then thread 0 makes ONE device launch for the block's
+/// buffer: `launch(batch)` must launch the child kernel (dpar_opt_child) with
+/// batch.count blocks. CDP2: the parent never waits for the child; the child
+/// finishes each delayed row itself. When the buffer cannot be allocated the
+/// rows run in place; when the launch fails, or the file is built without
+/// -rdc (no __CUDACC_RDC__), the block processes them itself.
+template <class I, class R, class F, class Op, class Body, class Launch>
+__device__ void dpar_opt(long long threshold, F f, Op op, Body body, Launch launch) {
+  __shared__ dpar_item<I> *items;
+  __shared__ unsigned *header;
+  __shared__ unsigned count;
+  __shared__ int launched;
+  const unsigned tid = nestor::detail::linear_tid();
+  if (tid == 0) {
+    count = 0;
+    launched = 0;
+    header = static_cast<unsigned *>(malloc(sizeof(unsigned) * 2 + sizeof(dpar_item<I>) * detail::block_threads()));
+    items = header ? reinterpret_cast<dpar_item<I> *>(header + 2) : nullptr;
+    if (header) header[0] = 0;
+  }
+  __syncthreads();
+  body(threadIdx, blockIdx, blockDim, gridDim, defer_to_dpar<I>{items, &count, threshold});
+  __syncthreads();
+  if (tid == 0 && header) {
+    if (count == 0) {
+      free(header);
+    } else {
+#if defined(__CUDACC_RDC__)
+      __threadfence(); // the items are visible to the child grid
+      launch(dpar_batch<I>{items, header, count, blockIdx, blockDim, gridDim});
+      launched = cudaGetLastError() == cudaSuccess;
+#else
+      // Built without -rdc: no device launch is possible (the rewritten launch
+      // is compiled out too); the block processes its rows below.
+      (void)launch;
+#endif
+    }
+  }
+  __syncthreads();
+  if (!header || count == 0 || launched) return;
+  // The launch failed (e.g. the pending-launch limit): block-mapped here.
+  for (unsigned k = 0; k < count; ++k) {
+    const R r = block_reduce_range<R>(items[k].begin, items[k].end, f, op);
+    if (tid == 0) body(items[k].thread, blockIdx, blockDim, gridDim, with_result<R>{r});
+  }
+  __syncthreads();
+  if (tid == 0) free(header);
+}
+
+/// The child kernel of dpar-opt: block k reduces delayed iteration k and its
+/// thread 0 finishes the owner's row; the last block frees the batch.
+template <class R, class I, class F, class Op, class Body>
+__device__ void dpar_opt_child(const dpar_batch<I> &b, F f, Op op, Body body) {
+  for (unsigned k = blockIdx.x; k < b.count; k += gridDim.x) {
+    const R r = block_reduce_range<R>(b.items[k].begin, b.items[k].end, f, op);
+    if (nestor::detail::linear_tid() == 0) body(b.items[k].thread, b.block, b.block_dim, b.grid_dim, with_result<R>{r});
+  }
+  if (nestor::detail::linear_tid() == 0) {
+    __threadfence();
+    if (atomicAdd(b.done, 1u) == gridDim.x * gridDim.y * gridDim.z - 1) free(b.done);
+  }
+}
+#endif // __CUDACC__
+
+// ------------------------------------------------------- dbuf-global, dual-queue
+
+/// A global work queue: the owner of each item is the linear thread id in the
+/// first pass's grid; begin/end are the iteration's range.
+struct queue_view {
+  unsigned long long *owner = nullptr;
+  long long *begin = nullptr, *end = nullptr;
+  unsigned *count = nullptr;
+  unsigned capacity = 0;
+};
+
+enum class phase_kind : int {
+  in_place = 0, ///< the original kernel (also what a launch with no state gets)
+  delay_large,  ///< dbuf-global pass 1: large iterations go to `large`
+  classify,     ///< dual-queue pass 1: every iteration goes to `small` or `large`
+  run_small,    ///< thread-mapped pass over `small`
+  run_large,    ///< block-mapped pass over `large`
+};
+
+/// The extra kernel parameter of a rewritten kernel (defaulted: a launch that
+/// was not rewritten runs the original code).
+struct launch_state {
+  phase_kind phase = phase_kind::in_place;
+  long long threshold = 0;
+  queue_view small, large;
+  dim3 grid, block; ///< of pass 1, the identity every replay restores
+};
+
+#if defined(__CUDACC__)
+namespace detail {
+/// Pushes one item; threads of a warp pushing to the same queue share one
+/// atomicAdd (exclusive prefix count of the group's ballot). -1 when full.
+__device__ __forceinline__ long long queue_push(const queue_view &q, unsigned long long owner, long long b, long long e) {
+  namespace cg = cooperative_groups;
+  auto active = cg::coalesced_threads();
+  auto same = cg::labeled_partition(active, (unsigned)(reinterpret_cast<size_t>(q.count) >> 2));
+  unsigned base = 0;
+  if (same.thread_rank() == 0) base = atomicAdd(q.count, same.size());
+  base = same.shfl(base, 0);
+  const unsigned s = base + same.thread_rank();
+  if (s >= q.capacity) return -1;
+  q.owner[s] = owner;
+  q.begin[s] = b;
+  q.end[s] = e;
+  return s;
+}
+__device__ __forceinline__ unsigned long long linear_thread(uint3 t, uint3 b, dim3 bd, dim3 gd) {
+  const unsigned long long block = b.x + (unsigned long long)gd.x * (b.y + (unsigned long long)gd.y * b.z);
+  const unsigned long long in_block = t.x + (unsigned long long)bd.x * (t.y + (unsigned long long)bd.y * t.z);
+  return block * (unsigned long long)(bd.x * bd.y * bd.z) + in_block;
+}
+__device__ __forceinline__ void identity_of(unsigned long long owner, dim3 bd, dim3 gd, uint3 &t, uint3 &b) {
+  const unsigned long long per_block = (unsigned long long)bd.x * bd.y * bd.z;
+  unsigned long long blk = owner / per_block, in = owner % per_block;
+  t = make_uint3(unsigned(in % bd.x), unsigned(in / bd.x % bd.y), unsigned(in / ((unsigned long long)bd.x * bd.y)));
+  b = make_uint3(unsigned(blk % gd.x), unsigned(blk / gd.x % gd.y), unsigned(blk / ((unsigned long long)gd.x * gd.y)));
+}
+__device__ __forceinline__ unsigned queued(const queue_view &q) { return *q.count < q.capacity ? *q.count : q.capacity; }
+} // namespace detail
+
+/// Phase of pass 1 of dbuf-global (classify == false) or dual-queue (true).
+struct defer_to_queues {
+  const launch_state *st;
+  unsigned long long owner;
+  bool classify;
+  template <class I> __device__ bool defer(I b, I e) const {
+    const bool large = (long long)(e) - (long long)(b) >= st->threshold;
+    if (!large && !classify) return false;
+    return detail::queue_push(large ? st->large : st->small, owner, (long long)b, (long long)e) >= 0;
+  }
+  __device__ bool has_result() const { return false; }
+  template <class T> __device__ T result() const { return T(); }
+};
+
+/// The whole kernel of dbuf-global and dual-queue: dispatches on the phase.
+/// Every thread of the block calls it.
+template <class R, class F, class Op, class Body>
+__device__ void dispatch(const launch_state &st, F f, Op op, Body body) {
+  switch (st.phase) {
+  case phase_kind::in_place:
+    body(threadIdx, blockIdx, blockDim, gridDim, run_in_place{});
+    return;
+  case phase_kind::delay_large:
+  case phase_kind::classify:
+    body(threadIdx, blockIdx, blockDim, gridDim,
+         defer_to_queues{&st, detail::linear_thread(threadIdx, blockIdx, blockDim, gridDim),
+                         st.phase == phase_kind::classify});
+    return;
+  case phase_kind::run_small: {
+    const unsigned long long stride = (unsigned long long)gridDim.x * gridDim.y * gridDim.z * blockDim.x * blockDim.y * blockDim.z;
+    const unsigned n = detail::queued(st.small);
+    for (unsigned long long k = detail::linear_thread(threadIdx, blockIdx, blockDim, gridDim); k < n; k += stride) {
+      uint3 t, b;
+      detail::identity_of(st.small.owner[k], st.block, st.grid, t, b);
+      body(t, b, st.block, st.grid, run_in_place{});
+    }
+    return;
+  }
+  case phase_kind::run_large: {
+    const unsigned n = detail::queued(st.large);
+    const unsigned blocks = gridDim.x * gridDim.y * gridDim.z;
+    const unsigned me = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    for (unsigned k = me; k < n; k += blocks) {
+      const R r = block_reduce_range<R>(st.large.begin[k], st.large.end[k], f, op);
+      if (nestor::detail::linear_tid() == 0) {
+        uint3 t, b;
+        detail::identity_of(st.large.owner[k], st.block, st.grid, t, b);
+        body(t, b, st.block, st.grid, with_result<R>{r});
+      }
+    }
+    return;
+  }
+  }
+}
+#endif // __CUDACC__
+
+// ------------------------------------------------------------------ host side
+
+/// Block size of the block-mapped passes (the paper's choice, section III-B:
+/// blocks larger than lb_THRES leave threads idle).
+constexpr unsigned kBlockMappedThreads = 64;
+
+/// Device memory behind the queues of one call site, grown on demand
+/// (cudaMalloc; never managed memory). Launches of one call site share it, so
+/// they must be ordered (the rewrite accepts default-stream launches only).
+class queue_pool {
+public:
+  ~queue_pool() { release(); }
+  /// Queues for `items` threads, counts zeroed on `stream`; false when the
+  /// allocation failed (the caller then launches the original kernel).
+  bool prepare(unsigned long long items, cudaStream_t stream, queue_view &small, queue_view &large) {
+    if (items > 0xffffffffull) return false;
+    if (items > cap_) {
+      release();
+      const size_t bytes = size_t(items) * 2 * (sizeof(unsigned long long) + 2 * sizeof(long long)) + 2 * sizeof(unsigned);
+      if (cudaMalloc(&mem_, bytes) != cudaSuccess) {
+        (void)cudaGetLastError();
+        mem_ = nullptr;
+        return false;
+      }
+      cap_ = items;
+    }
+    char *p = static_cast<char *>(mem_);
+    auto carve = [&](queue_view &q) {
+      q.owner = reinterpret_cast<unsigned long long *>(p);
+      p += cap_ * sizeof(unsigned long long);
+      q.begin = reinterpret_cast<long long *>(p);
+      p += cap_ * sizeof(long long);
+      q.end = reinterpret_cast<long long *>(p);
+      p += cap_ * sizeof(long long);
+      q.capacity = unsigned(items);
+    };
+    carve(small);
+    carve(large);
+    small.count = reinterpret_cast<unsigned *>(p);
+    large.count = small.count + 1;
+    return cudaMemsetAsync(small.count, 0, 2 * sizeof(unsigned), stream) == cudaSuccess;
+  }
+
+private:
+  void release() {
+    if (mem_) cudaFree(mem_);
+    mem_ = nullptr;
+    cap_ = 0;
+  }
+  void *mem_ = nullptr;
+  unsigned long long cap_ = 0;
+};
+
+/// Blocks of the block-mapped pass: enough to fill the device; each drains
+/// the large queue with a block stride.
+inline unsigned block_mapped_grid() {
+  static unsigned blocks = [] {
+    int dev = 0, sms = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+      sms = 80;
+    return unsigned(sms) * 16u;
+  }();
+  return blocks;
+}
+
+/// Launches a dbuf-global (dual = false) or dual-queue (dual = true) kernel:
+/// `launch(grid, block, shmem, state)` must launch the rewritten kernel with
+/// that configuration and state (a lambda at the call site; the pool is one
+/// per call site, i.e. per lambda type).
+template <class Launch>
+void launch_templates(bool dual, dim3 grid, dim3 block, size_t shmem, long long threshold, Launch launch) {
+  static queue_pool pool;
+  launch_state st;
+  st.grid = grid;
+  st.block = block;
+  st.threshold = threshold;
+  const unsigned long long threads =
+      (unsigned long long)grid.x * grid.y * grid.z * (unsigned long long)block.x * block.y * block.z;
+  if (!pool.prepare(threads, 0, st.small, st.large)) {
+    launch(grid, block, shmem, st); // in_place: the original kernel
+    return;
+  }
+  st.phase = dual ? phase_kind::classify : phase_kind::delay_large;
+  launch(grid, block, shmem, st);
+  if (dual) {
+    st.phase = phase_kind::run_small;
+    launch(grid, block, shmem, st);
+  }
+  st.phase = phase_kind::run_large;
+  launch(dim3(block_mapped_grid()), dim3(kBlockMappedThreads), 0, st);
+}
+
+} // namespace nestor::tmpl

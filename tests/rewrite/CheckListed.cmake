@@ -1,0 +1,13 @@
+# `nestor rewrite INPUT --at AT --list` must exit 0 and print EXPECT (a code
+# action title, e.g. that a promotion removes the device launch).
+separate_arguments(FLAGS)
+execute_process(
+  COMMAND ${NESTOR} rewrite ${INPUT} --at ${AT} --list ${FLAGS}
+  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "--list failed with exit ${rc}: ${err}")
+endif()
+string(FIND "${out}" "${EXPECT}" pos)
+if(pos EQUAL -1)
+  message(FATAL_ERROR "--list does not show '${EXPECT}':\n${out}")
+endif()

@@ -1,0 +1,105 @@
+# Load-balancing templates for irregular loops (issue 12,
+# irregular-loop-and-recursion-templates.md II-B): dual-queue, dbuf-shared and
+# dbuf-global, dpar-opt at every lb_threshold on the CSR SpMV and degree-gather fixtures
+# of tests/fixtures/loops/. Every golden compiles with nvcc (rewrite_nvcc.*)
+# and runs against its original on the GPU (tests/gpu/templates/).
+set(tmpl_loops_fx tests/fixtures/loops)
+set(tmpl_inc NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/tests/fixtures/loops)
+foreach(rw dual-queue dbuf-shared dbuf-global dpar-opt)
+  string(REPLACE "-" "_" rw_name ${rw})
+  foreach(thr 32 64 128 256)
+    nestor_rewrite_case(templates/spmv_csr.${rw_name}_${thr} INPUT ${tmpl_loops_fx}/spmv_csr.cu AT 9 APPLY ${rw}
+      PARAMS lb_threshold=${thr} ${tmpl_inc})
+  endforeach()
+  nestor_rewrite_case(templates/degree_gather.${rw_name}_32 INPUT ${tmpl_loops_fx}/degree_gather.cu AT 9 APPLY ${rw}
+    PARAMS lb_threshold=32 ${tmpl_inc})
+endforeach()
+
+# Refusals, each naming the construct and its line.
+set(tmpl_fx tests/fixtures/templates/refusals.cu)
+foreach(rw dual-queue dbuf-shared dbuf-global dpar-opt)
+  string(REPLACE "-" "_" rw_name ${rw})
+  nestor_rewrite_refusal(templates.${rw_name}_not_csr INPUT ${tmpl_fx} AT 10 APPLY ${rw}
+    EXPECT "are not a CSR-like pair")
+  nestor_rewrite_refusal(templates.${rw_name}_carried_state INPUT ${tmpl_fx} AT 20 APPLY ${rw}
+    EXPECT "nested in the loop at line 18")
+  nestor_rewrite_refusal(templates.${rw_name}_shared INPUT ${tmpl_fx} AT 34 APPLY ${rw}
+    EXPECT "__shared__ 'tile' (line 28)")
+  nestor_rewrite_refusal(templates.${rw_name}_store_before_loop INPUT ${tmpl_fx} AT 44 APPLY ${rw}
+    EXPECT "statement at line 42 writes memory before the loop")
+  nestor_rewrite_refusal(templates.${rw_name}_reads_local INPUT ${tmpl_fx} AT 53 APPLY ${rw}
+    EXPECT "reads the thread's local 'scale'")
+endforeach()
+nestor_rewrite_refusal(templates.dual_queue_named_stream INPUT ${tmpl_fx} AT 62 APPLY dual-queue
+  EXPECT "line 67 names a stream (st)")
+nestor_rewrite_refusal(templates.dbuf_global_named_stream INPUT ${tmpl_fx} AT 62 APPLY dbuf-global
+  EXPECT "line 67 names a stream (st)")
+# The same kernel is fine for dbuf-shared (one kernel, launches unchanged).
+nestor_rewrite_case(templates/refusals.dbuf_shared_on_stream INPUT ${tmpl_fx} AT 62 APPLY dbuf-shared
+  PARAMS lb_threshold=64)
+# A loop with a uniform trip count is not irregular.
+nestor_rewrite_refusal(templates.dbuf_shared_uniform_trip INPUT tests/fixtures/loops/tmv.cu AT 11 APPLY dbuf-shared
+  EXPECT "not irregular")
+
+# ---- case (b): dbuf-global and dual-queue on a device launch, promoted to no
+# dynamic parallelism (rewriters/{dbuf_global,dual_queue}_launch). The goldens live with the other
+# graph goldens (golden/graph/<program>.<variant>.cu), so tests/gpu checks each
+# against examples/graph/<program>.cu on every graph input and bench/graph
+# times them next to the hand-written flat kernels. Each must also compile
+# WITHOUT -rdc (rewrite_nvcc_nordc.*): nothing launches from the device.
+set(tmpl_graph_sites "neighbour_sum:42" "bfs:50" "sssp:66")
+foreach(entry ${tmpl_graph_sites})
+  string(REPLACE ":" ";" parts ${entry})
+  list(GET parts 0 program)
+  list(GET parts 1 line)
+  foreach(variant dbuf_global_launch_32 dbuf_global_launch_128 dual_queue_launch_32 dual_queue_launch_128)
+    string(REGEX REPLACE "_[0-9]+$" "" rw ${variant})
+    string(REGEX REPLACE "^.*_" "" thr ${variant})
+    string(REPLACE "_" "-" rw ${rw})
+    set(name graph/${program}.${variant})
+    nestor_rewrite_case(${name} INPUT examples/graph/${program}.cu AT ${line} APPLY ${rw}
+      PARAMS lb_threshold=${thr} NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/examples/graph)
+    if(NESTOR_NVCC)
+      add_test(NAME rewrite_nvcc_nordc.${name}
+        COMMAND ${NESTOR_NVCC} -arch=sm_90 -std=c++17 -I${PROJECT_SOURCE_DIR}/runtime/include
+                -I${PROJECT_SOURCE_DIR}/examples/graph -c ${NESTOR_GOLDEN_DIR}/${name}.cu
+                -o ${CMAKE_CURRENT_BINARY_DIR}/${name}.nordc.o)
+      set_tests_properties(rewrite_nvcc_nordc.${name} PROPERTIES LABELS "rewrite;nvcc" DEPENDS rewrite_golden.${name})
+    endif()
+  endforeach()
+  nestor_rewrite_refusal(templates.${program}_dbuf_global_launch_twice INPUT examples/graph/${program}.cu AT ${line}
+    APPLY dbuf-global-launch,dbuf-global-launch EXPECT "no kernel launch at")
+endforeach()
+set(tmpl_launch_fx tests/fixtures/templates/launch_refusals.cu)
+nestor_rewrite_refusal(templates.dbuf_global_launch_child_shared INPUT ${tmpl_launch_fx} AT 15 APPLY dbuf-global-launch
+  EXPECT "uses the __shared__ 'tile' (line 7)")
+nestor_rewrite_refusal(templates.dbuf_global_launch_in_loop INPUT ${tmpl_launch_fx} AT 26 APPLY dbuf-global-launch
+  EXPECT "inside the loop at line 25")
+nestor_rewrite_refusal(templates.dbuf_global_launch_device_runtime INPUT ${tmpl_launch_fx} AT 32 APPLY dbuf-global-launch
+  EXPECT "calls cudaPeekAtLastError (line 31)")
+
+# The promotions say in their code action title that -rdc is no longer needed.
+foreach(entry "dbuf-global-launch:dbuf-global" "dual-queue-launch:dual-queue")
+  string(REPLACE ":" ";" parts "${entry}")
+  list(GET parts 0 rw)
+  list(GET parts 1 what)
+  add_test(NAME rewrite_listed.templates.${rw}_title
+    COMMAND ${CMAKE_COMMAND} -DNESTOR=$<TARGET_FILE:nestor> -DINPUT=${PROJECT_SOURCE_DIR}/examples/graph/neighbour_sum.cu
+            -DAT=42 "-DFLAGS=-- -I${PROJECT_SOURCE_DIR}/examples/graph"
+            "-DEXPECT=${rw} [Remove the device launch (no -rdc/cudadevrt needed): ${what}, lb_threshold 64]: applies"
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/CheckListed.cmake)
+  set_tests_properties(rewrite_listed.templates.${rw}_title PROPERTIES LABELS "rewrite")
+endforeach()
+
+# dpar-opt also builds without -rdc (the planner builds variants with the
+# project's own command): the device launch is compiled out and each block
+# processes its buffer itself.
+if(NESTOR_NVCC)
+  foreach(name templates/spmv_csr.dpar_opt_64 templates/degree_gather.dpar_opt_32)
+    add_test(NAME rewrite_nvcc_nordc.${name}
+      COMMAND ${NESTOR_NVCC} -arch=sm_90 -std=c++17 -I${PROJECT_SOURCE_DIR}/runtime/include
+              -I${PROJECT_SOURCE_DIR}/tests/fixtures/loops -c ${NESTOR_GOLDEN_DIR}/${name}.cu
+              -o ${CMAKE_CURRENT_BINARY_DIR}/${name}.nordc.o)
+    set_tests_properties(rewrite_nvcc_nordc.${name} PROPERTIES LABELS "rewrite;nvcc" DEPENDS rewrite_golden.${name})
+  endforeach()
+endif()

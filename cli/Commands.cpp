@@ -4,6 +4,7 @@
 #include "nestor/Analysis.h"
 #include "nestor/Lint.h"
 #include "nestor/MappingAdvisor.h"
+#include "nestor/ResourceUsage.h"
 #include "nestor/ModelJson.h"
 #include "nestor/Rule.h"
 
@@ -39,6 +40,11 @@ cl::opt<std::string> GpuArch("gpu-arch", cl::desc("GPU architecture when the fla
                              cl::sub(AnalyzeCmd), cl::sub(LintCmd), cl::sub(RewriteCmd), cl::sub(ProfileCmd),
                              cl::cat(Category));
 static cl::opt<bool> Json("json", cl::desc("Print the model as JSON"), cl::sub(AnalyzeCmd), cl::cat(Category));
+static cl::opt<bool> ResourceUsage("resource-usage",
+                                   cl::desc("Read each kernel's registers from nvcc --resource-usage for the mapping "
+                                            "model when nvcc is present (default on; =false to estimate)"),
+                                   cl::init(true), cl::sub(AnalyzeCmd), cl::sub(RewriteCmd), cl::sub(ProfileCmd),
+                                   cl::cat(Category));
 static cl::opt<std::string> Format("format", cl::desc("Output format: text, json or sarif"), cl::init("text"),
                                    cl::sub(LintCmd), cl::cat(Category));
 static cl::opt<std::string> FailOn("fail-on", cl::desc("Exit 1 on findings at or above: error, warning, note, never"),
@@ -153,22 +159,17 @@ int runAnalyze(const std::optional<std::vector<std::string>> &compileFlags) {
     const FileModel &m = (*tu)->model();
     if (!m.droppedFlags.empty())
       errs() << "note: " << file << ": dropped flags clang does not take: " << join(m.droppedFlags, ", ") << "\n";
-    // The mapping model reads .nestor.yaml's `mapping:` (sizes, GPU, pins).
-    MappingConfig mappingConfig;
-    if (auto path = findConfigFor(file)) {
-      auto cfg = loadConfig(*path);
-      if (!cfg) {
-        errs() << "error: " << toString(cfg.takeError()) << "\n";
-        rc = 2;
-        continue;
-      }
-      mappingConfig = cfg->mapping;
+    auto mappingConfig = mappingConfigFor(**tu);
+    if (!mappingConfig) {
+      errs() << "error: " << toString(mappingConfig.takeError()) << "\n";
+      rc = 2;
+      continue;
     }
     std::vector<MappingAdvice> advice;
     for (const LoopSite &l : m.loops)
-      if (auto a = adviseMappings(**tu, mappingConfig, {RewriteTarget::Kind::Loop, l.id})) advice.push_back(std::move(*a));
+      if (auto a = adviseMappings(**tu, *mappingConfig, {RewriteTarget::Kind::Loop, l.id})) advice.push_back(std::move(*a));
     for (const LaunchSite &l : m.launches)
-      if (auto a = adviseMappings(**tu, mappingConfig, {RewriteTarget::Kind::Launch, l.id})) advice.push_back(std::move(*a));
+      if (auto a = adviseMappings(**tu, *mappingConfig, {RewriteTarget::Kind::Launch, l.id})) advice.push_back(std::move(*a));
     if (Json) {
       json::Value model = toJSON(m);
       json::Array mappings;
@@ -323,6 +324,39 @@ int runLint(const std::optional<std::vector<std::string>> &compileFlags) {
 }
 
 } // namespace
+
+Expected<MappingConfig> mappingConfigFor(const AnalyzedTU &tu) {
+  const FileModel &m = tu.model();
+  MappingConfig cfg;
+  if (auto path = findConfigFor(m.file)) {
+    auto config = loadConfig(*path);
+    if (!config) return config.takeError();
+    cfg = config->mapping;
+  }
+  addResourceUsage(cfg, tu);
+  return cfg;
+}
+
+void addResourceUsage(MappingConfig &cfg, const AnalyzedTU &tu) {
+  const FileModel &m = tu.model();
+  // Only files with something to map pay for nvcc.
+  bool nested = std::any_of(m.loops.begin(), m.loops.end(), [](const LoopSite &l) { return l.inKernel; }) ||
+                std::any_of(m.launches.begin(), m.launches.end(), [](const LaunchSite &l) { return l.deviceSide; });
+  if (!ResourceUsage || !nested) return;
+  auto nvcc = findNvcc();
+  if (!nvcc) {
+    cfg.registersNote = "no nvcc found for ptxas's figures";
+    return;
+  }
+  bool rdc = std::any_of(m.launches.begin(), m.launches.end(), [](const LaunchSite &l) { return l.deviceSide; });
+  std::string arch = GpuArch.empty() ? "sm_90" : GpuArch.getValue();
+  auto res = ptxasResources(*nvcc, m.file, m.compileFlags, rdc, arch);
+  if (!res) {
+    cfg.registersNote = toString(res.takeError());
+    return;
+  }
+  for (auto &[kernel, r] : *res) cfg.registersByKernel[kernel] = r.registers;
+}
 
 int run(int argc, const char *const *argv, const std::optional<std::vector<std::string>> &compileFlags) {
   cl::HideUnrelatedOptions(Category);

@@ -178,6 +178,7 @@ int runProfile(const std::optional<std::vector<std::string>> &compileFlags) {
     errs() << "nestor profile: " << toString(tu.takeError()) << "\n";
     return kUsage;
   }
+  addResourceUsage(config.mapping, **tu);
   auto list = planner::listCandidates(**tu, config, ProfileKernel);
   if (!list) {
     errs() << "nestor profile: " << toString(list.takeError()) << "\n";

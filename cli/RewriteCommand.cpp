@@ -107,14 +107,10 @@ int runRewrite(const std::optional<std::vector<std::string>> &compileFlags) {
   if (RewriteList) {
     // The applicable variants in the mapping model's order (docs/mapping.md),
     // then the rest; variants the model does not rank keep the rewrites' order.
-    MappingConfig mappingConfig;
-    if (auto path = findConfigFor(file)) {
-      auto cfg = loadConfig(*path);
-      if (!cfg) {
-        errs() << "error: " << toString(cfg.takeError()) << "\n";
-        return 2;
-      }
-      mappingConfig = cfg->mapping;
+    auto mappingConfig = mappingConfigFor(**tu);
+    if (!mappingConfig) {
+      errs() << "error: " << toString(mappingConfig.takeError()) << "\n";
+      return 2;
     }
     struct Line {
       unsigned rank;  // static rank; UINT_MAX when unranked
@@ -134,7 +130,7 @@ int runRewrite(const std::optional<std::vector<std::string>> &compileFlags) {
         continue;
       }
       int kind = int(target->kind);
-      if (!advice.count(kind)) advice[kind] = adviseMappings(**tu, mappingConfig, *target);
+      if (!advice.count(kind)) advice[kind] = adviseMappings(**tu, *mappingConfig, *target);
       for (const nestor::RewriteParams &v : r->variants()) {
         Applicability a = r->prepare(**tu, *target, v);
         unsigned rank = UINT_MAX;

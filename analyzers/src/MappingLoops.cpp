@@ -62,10 +62,19 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, T
     limit = unsigned(*k->launchBoundsMaxThreadsValue);
     limitWhy = "__launch_bounds__(" + std::to_string(limit) + ")";
   }
-  if (cfg.registersPerThread > 0 && cfg.gpu.registersPerSm / cfg.registersPerThread < limit) {
-    limit = cfg.gpu.registersPerSm / cfg.registersPerThread;
-    limitWhy = std::to_string(cfg.gpu.registersPerSm) + " registers per SM at " + std::to_string(cfg.registersPerThread) +
-               " per thread";
+  unsigned regs = cfg.registersPerThread;
+  std::string regsFrom = "estimated";
+  if (auto it = cfg.registersByKernel.find(k->name); it != cfg.registersByKernel.end() && it->second) {
+    regs = it->second;
+    regsFrom = "ptxas";
+  } else if (!cfg.registersNote.empty()) {
+    out.assumptions.push_back("registers per thread of '" + k->name + "': estimated " + std::to_string(regs) + " (" +
+                              cfg.registersNote + ")");
+  }
+  if (regs > 0 && cfg.gpu.registersPerSm / regs < limit) {
+    limit = cfg.gpu.registersPerSm / regs;
+    limitWhy = std::to_string(cfg.gpu.registersPerSm) + " registers per SM at " + std::to_string(regs) + " per thread (" +
+               regsFrom + ")";
   }
   const bool irregular = l.tripCount == TripCountClass::Irregular;
   const bool reduces = !l.reductions.empty(), scans = !l.scans.empty();

@@ -148,7 +148,16 @@ TEST(Candidates, DynamicParallelismExample) {
     EXPECT_NE(top.mappingRank, UINT_MAX) << top.id;
     EXPECT_EQ(top.steps.back().rewrite, "aggregate") << top.id;
     EXPECT_EQ(top.steps.back().params.at("granularity"), "grid") << top.id;
-    for (const Candidate &c : list->candidates) EXPECT_NE(c.mappingRank, UINT_MAX) << c.id << " is not ranked";
+    // Every chain of the thesis' rewrites is a mapping the model ranks (the
+    // load-balancing templates are not modelled yet and come after them).
+    bool unrankedSeen = false;
+    for (const Candidate &c : list->candidates) {
+      bool thesis = c.family.find("threshold") != std::string::npos || c.family.find("coarsen") != std::string::npos ||
+                    c.family.find("aggregate") != std::string::npos;
+      if (thesis) EXPECT_NE(c.mappingRank, UINT_MAX) << c.id << " is not ranked";
+      if (c.mappingRank == UINT_MAX) unrankedSeen = true;
+      else EXPECT_FALSE(unrankedSeen) << c.id << ": ranked candidates come first";
+    }
   }
 }
 

@@ -5,6 +5,10 @@
 // the `mapping:` section of .nestor.yaml.
 #include "nestor/Config.h"
 #include "nestor/Mapping.h"
+#include "nestor/ResourceUsage.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
 
@@ -356,4 +360,71 @@ TEST(MappingConfig, ErrorsNameTheProblem) {
     std::string msg = llvm::toString(c.takeError());
     EXPECT_NE(msg.find(r.expect), std::string::npos) << msg;
   }
+}
+
+TEST(MappingResources, PtxasReportByKernelName) {
+  const char *report = R"(ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function '_Z2tkILi3EEvPf' for 'sm_90'
+ptxas info    : Function properties for _Z2tkILi3EEvPf
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 10 registers, used 0 barriers
+ptxas info    : Compiling entry function '_ZN2ns3tmvEPKfS1_Pfii' for 'sm_90'
+ptxas info    : Function properties for _ZN2ns3tmvEPKfS1_Pfii
+    16 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 40 registers, used 1 barriers, 1024 bytes smem
+garbage line : Used many registers
+)";
+  auto r = parsePtxasReport(report);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r.at("tk").registers, 10u);
+  EXPECT_EQ(r.at("tmv").registers, 40u);
+  EXPECT_EQ(r.at("tmv").sharedBytes, 1024u);
+  EXPECT_EQ(r.at("tmv").stackBytes, 16u);
+  EXPECT_TRUE(parsePtxasReport("").empty());
+}
+
+TEST(MappingResources, PtxasRegistersTightenTheBlockLimit) {
+  // 128 registers per thread: at most 512 threads per block (64K per SM).
+  MappingConfig cfg;
+  cfg.registersByKernel["k"] = 128;
+  auto t = rankMappingsOf(oneLoop("4", 128, tmvLoop()), cfg, false, 0);
+  ASSERT_TRUE(t);
+  const Mapping *y8 = find(*t, "y-8");
+  ASSERT_TRUE(y8);
+  EXPECT_EQ(y8->blockThreads, 512u);
+  EXPECT_TRUE(y8->reshaped);
+  bool said = false;
+  for (const MappingConstraint &c : y8->constraints)
+    said |= c.id == "block-limit" && c.why.find("128 per thread (ptxas)") != std::string::npos;
+  EXPECT_TRUE(said);
+  // Not measured, with a reason: estimated, and the assumption says why.
+  cfg.registersByKernel.clear();
+  cfg.registersNote = "no nvcc found for ptxas's figures";
+  t = rankMappingsOf(oneLoop("4", 128, tmvLoop()), cfg, false, 0);
+  ASSERT_TRUE(t);
+  EXPECT_NE(std::find_if(t->assumptions.begin(), t->assumptions.end(),
+                         [](const std::string &a) { return a.find("estimated 32 (no nvcc found") != std::string::npos; }),
+            t->assumptions.end());
+}
+
+TEST(MappingResources, NvccReadsTheRegistersOfARealKernel) {
+  auto nvcc = findNvcc();
+  if (!nvcc) GTEST_SKIP() << "no nvcc";
+  llvm::SmallString<128> path;
+  int fd;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("nestor-ptxas-test", "cu", fd, path));
+  {
+    llvm::raw_fd_ostream os(fd, true);
+    os << "__global__ void scale(float *a, float s, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x;"
+          " if (i < n) a[i] *= s; }\n";
+  }
+  auto r = ptxasResources(*nvcc, std::string(path), {}, false);
+  llvm::sys::fs::remove(path);
+  ASSERT_TRUE(bool(r)) << llvm::toString(r.takeError());
+  ASSERT_TRUE(r->count("scale"));
+  EXPECT_GT(r->at("scale").registers, 0u);
+  // A file that does not compile: an error with nvcc's message, not a crash.
+  auto bad = ptxasResources(*nvcc, "/nonexistent/file.cu", {}, false);
+  ASSERT_FALSE(bool(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("nvcc --resource-usage failed"), std::string::npos);
 }

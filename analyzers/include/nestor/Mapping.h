@@ -64,6 +64,11 @@ struct MappingConfig {
   double skew = 0.5;                  ///< load-imbalance growth per doubling of the tasks a warp waits on
   double launchCost = 100000;         ///< one device launch, in child-thread units (~1 us on Hopper)
   unsigned registersPerThread = 32;   ///< estimate when ptxas figures are not given
+  /// Registers per thread by kernel, from ptxas (nestor/ResourceUsage.h).
+  std::map<std::string, unsigned> registersByKernel;
+  /// Why a kernel missing from registersByKernel is estimated ("" when
+  /// ptxas was not asked: nothing is said).
+  std::string registersNote;
   /// Values of identifiers in bounds and launch configurations (`n: 65536`),
   /// and average trip counts of loops by "file:line" (`"spmv.cu:11": 12`).
   std::map<std::string, double> sizes;

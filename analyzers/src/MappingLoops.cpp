@@ -171,7 +171,6 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, T
         else { o = std::max(1.0, std::min(32.0, std::floor(32.0 / T))); lanes = 32.0 / o; }
 
         // ---- soft constraints, weighted by how often the code runs
-        unsigned counted = 0;
         for (const ArrayAccess &a : l.accesses) {
           if (a.memorySpace == "shared" || a.memorySpace == "local" || a.memorySpace == "constant") continue;
           if (a.indirect) continue; // a gather costs the same under every mapping
@@ -195,9 +194,7 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, T
           }
           soft(mp, "coalescing:" + a.array + "[" + a.index + "]", false, w.coalescing, E, eff,
                how + " -> " + percent(eff) + " of each 32-byte sector used (" + human(E) + " accesses)");
-          ++counted;
         }
-        (void)counted;
 
         double dop = seq || tasks ? N0 / n : N0 / n * shape.slaves * split;
         mp.dop = dop;

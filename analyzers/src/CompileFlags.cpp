@@ -41,6 +41,30 @@ bool isDroppedAlone(llvm::StringRef f) {
          f.starts_with("--gpu-code=") || f.starts_with("-code=");
 }
 
+// Dropped flags that only steer nvcc's own driver, linker or diagnostics and
+// change nothing about the code the analysis reads (CMake's CUDA commands
+// carry -forward-unknown-to-host-compiler on every file): dropped silently.
+// Flags that change what the code means or how it compiles
+// (--expt-relaxed-constexpr, --extended-lambda, -G, -Xptxas, maxrregcount)
+// are still reported.
+bool isDriverOnly(llvm::StringRef f) {
+  static const char *exact[] = {
+      "-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler",
+      "-forward-unknown-to-host-linker", "--forward-unknown-to-host-linker", "-ccbin", "--compiler-bindir",
+      "-Xlinker", "-Xnvlink", "-Xfatbin", "--nvlink-options", "-t", "--threads", "--split-compile", "-odir",
+      "--keep", "-keep", "--keep-dir", "-Wno-deprecated-gpu-targets", "--Wno-deprecated-gpu-targets",
+      "--display-error-number", "--resource-usage", "-res-usage", "--source-in-ptx", "-lineinfo",
+      "--generate-line-info", "-cudart", "--cudart", "-dlink", "--device-link"};
+  static const char *prefixes[] = {"-ccbin=", "--compiler-bindir=", "--threads=", "-t=", "--split-compile=",
+                                   "--keep-dir=", "-cudart=", "--cudart=", "--diag-suppress=", "-diag-suppress=",
+                                   "-Werror=cross-execution-space-call", "-l", "-L"};
+  for (const char *e : exact)
+    if (f == e) return true;
+  for (const char *p : prefixes)
+    if (f.starts_with(p)) return true;
+  return false;
+}
+
 std::string archToClang(llvm::StringRef arch) {
   // compute_90 / sm_90 / sm_90a -> sm_90(a)
   arch = arch.trim();
@@ -116,14 +140,14 @@ std::vector<std::string> translateNvccFlags(const std::vector<std::string> &in,
     // is lost without them: drop them silently. The rest are reported.
     bool outputFlag = f == "-o" || f == "--output-file" || f == "-MF" || f == "-MT" || f == "-MQ";
     if (isDroppedWithValue(f)) {
-      if (!outputFlag) dropped.push_back(in[i] + (i + 1 < in.size() ? " " + in[i + 1] : ""));
+      if (!outputFlag && !isDriverOnly(f)) dropped.push_back(in[i] + (i + 1 < in.size() ? " " + in[i + 1] : ""));
       ++i;
       continue;
     }
     if (isDroppedAlone(f)) {
       bool silent = f == "-c" || f == "-E" || f == "-M" || f == "-MD" || f == "-MMD" || f == "-MP" ||
                     (f.starts_with("-o") && f.size() > 2);
-      if (!silent) dropped.push_back(in[i]);
+      if (!silent && !isDriverOnly(f)) dropped.push_back(in[i]);
       continue;
     }
     out.push_back(in[i]);

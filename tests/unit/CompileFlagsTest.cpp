@@ -30,12 +30,30 @@ TEST(CompileFlags, TranslatesNvccFlags) {
   EXPECT_TRUE(has(out, "-ffast-math"));
   EXPECT_TRUE(has(out, "-std=c++17"));
   EXPECT_FALSE(has(out, "g++-12"));
+  // Reported: flags that change what the code means or how it compiles.
   EXPECT_TRUE(has(dropped, "--expt-relaxed-constexpr"));
   EXPECT_TRUE(has(dropped, "--extended-lambda"));
-  EXPECT_TRUE(has(dropped, "-ccbin g++-12"));
   EXPECT_TRUE(has(dropped, "-Xptxas -v"));
-  EXPECT_TRUE(has(dropped, "-lineinfo"));
-  EXPECT_TRUE(has(dropped, "-lcudadevrt"));
+  // Silent: flags that only steer nvcc's driver, linker or line info.
+  EXPECT_FALSE(has(dropped, "-ccbin g++-12"));
+  EXPECT_FALSE(has(dropped, "-lineinfo"));
+  EXPECT_FALSE(has(dropped, "-lcudadevrt"));
+  EXPECT_EQ(dropped.size(), 3u);
+}
+
+TEST(CompileFlags, CMakeDriverFlagsAreTranslatedSilently) {
+  // What CMake's CUDA rules put on every file: nothing to report.
+  std::vector<std::string> dropped;
+  auto out = translateNvccFlags({"-forward-unknown-to-host-compiler", "-DNDEBUG", "-O3", "--generate-code=arch=compute_90,code=[compute_90,sm_90]",
+                                 "-Xcompiler=-fPIC", "-MD", "-MT", "k.o", "-MF", "k.o.d", "-x", "cu", "-c", "k.cu", "-o", "k.o",
+                                 "-ccbin=/usr/bin/g++", "--threads=4", "-Wno-deprecated-gpu-targets"},
+                                dropped);
+  EXPECT_TRUE(dropped.empty()) << dropped.front();
+  EXPECT_TRUE(has(out, "-DNDEBUG"));
+  EXPECT_TRUE(has(out, "-O3"));
+  // A flag that changes meaning is still reported beside them.
+  translateNvccFlags({"-forward-unknown-to-host-compiler", "-G"}, dropped);
+  EXPECT_EQ(dropped, std::vector<std::string>{"-G"});
 }
 
 TEST(CompileFlags, GencodeAndDeviceC) {

@@ -235,6 +235,12 @@ Plan parse_plan(const json& j, const fs::path& plan_path) {
     require_inside_project(spec.source, where + ".source");
     for (auto& [target, from] : string_map(v, "files", where)) {
       require_inside_project(target, where + ".files");
+      // A variant's files come from the plan folder: a plan from another
+      // machine may not make the runner copy (and build) files from elsewhere.
+      fs::path rel = fs::path(from).lexically_normal();
+      if (rel.empty() || rel.is_absolute() || *rel.begin() == "..")
+        throw PlanError(where + ".files: '" + from + "' (for " + target +
+                        ") must be a path inside the plan folder (relative, no '..')");
       fs::path resolved = resolve(base, from);
       if (!fs::is_regular_file(resolved))
         throw PlanError(where + ".files: '" + from + "' (for " + target + ") is not a readable file");

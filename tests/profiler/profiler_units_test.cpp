@@ -310,6 +310,10 @@ TEST_F(PlanFixture, BadPlansGiveClearErrors) {
   EXPECT_NE(with([](json& j) { j["timing"]["min_samples"] = 0; }).find("min_samples must be an integer >= 1"), std::string::npos);
   EXPECT_NE(with([](json& j) { j["variants"][1]["source"] = "../etc/passwd"; }).find("inside the project"), std::string::npos);
   EXPECT_NE(with([](json& j) { j["variants"][1]["files"]["main.cu"] = "variants/none.cu"; }).find("not a readable file"), std::string::npos);
+  // Files a variant copies in must come from the plan folder.
+  EXPECT_NE(with([](json& j) { j["variants"][1]["files"]["main.cu"] = "/etc/passwd"; }).find("inside the plan folder"), std::string::npos);
+  EXPECT_NE(with([](json& j) { j["variants"][1]["files"]["main.cu"] = "variants/../../secret.cu"; }).find("inside the plan folder"), std::string::npos);
+  EXPECT_NE(with([](json& j) { j["variants"][1]["files"]["../out.cu"] = "variants/none.cu"; }).find("inside the project"), std::string::npos);
   EXPECT_NE(with([](json& j) { j["variants"][1]["source"] = "missing.cu"; }).find("does not exist"), std::string::npos);
   EXPECT_NE(with([](json& j) { j["check"] = json::object(); }).find("correctness check"), std::string::npos);
   EXPECT_NE(with([](json& j) { j["check"]["format"] = "xml"; }).find("text, f32, f64, bytes"), std::string::npos);

@@ -21,6 +21,16 @@ constexpr int kExitOk = 0, kExitError = 1, kExitUsage = 2, kExitNoDevice = 3, kE
 // variants measured so far are written (and are in the cache already).
 void on_interrupt(int) { nestor::profiler::request_interrupt(); }
 
+// Ctrl-C and SIGTERM (Slurm's scancel, a timeout) stop the run cleanly: what
+// was measured is written, nothing is lost.
+void install_interrupt_handlers() {
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
 void usage(std::FILE* to) {
   std::fprintf(to,
                "usage: nestor-runner PLAN.json -o RESULTS.json [options]\n"
@@ -159,11 +169,7 @@ int main(int argc, char** argv) {
       return kExitUsage;
     }
     options.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
-    struct sigaction action {};
-    action.sa_handler = on_interrupt;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, nullptr);
-    sigaction(SIGTERM, &action, nullptr);
+    install_interrupt_handlers();
     try {
       return run_slurm_worker(load_plan(plan_path), worker_state, *worker_task, worker_token, options);
     } catch (const NoDeviceError& e) {
@@ -185,11 +191,7 @@ int main(int argc, char** argv) {
     }
   if (!quiet) options.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
 
-  struct sigaction action {};
-  action.sa_handler = on_interrupt;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
+  install_interrupt_handlers();
 
   try {
     Plan plan = load_plan(plan_path);

@@ -1,3 +1,9 @@
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
 #include "nestor/Rewrite.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -116,6 +122,13 @@ llvm::Error writeFileAtomically(const std::string &path, llvm::StringRef content
       llvm::sys::fs::remove(tmp);
       return llvm::createStringError("%s: write failed: %s", path.c_str(), msg.c_str());
     }
+  }
+  // Test seam (tests/cli: a process killed between write and rename leaves
+  // the original intact): NESTOR_TEST_PAUSE_BEFORE_RENAME_MS waits here.
+  if (auto ms = llvm::sys::Process::GetEnv("NESTOR_TEST_PAUSE_BEFORE_RENAME_MS")) {
+    llvm::errs() << "nestor: paused before renaming " << tmp << "\n";
+    llvm::errs().flush();
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(ms->c_str())));
   }
   // Keep the permissions of the file being replaced.
   llvm::sys::fs::file_status st;

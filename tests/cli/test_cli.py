@@ -309,6 +309,29 @@ class Rewrite(Workspace):
         self.assertEqual(rc, 1)
         self.assertIn("loop-carried dependence", err)
 
+    def test_killed_between_write_and_rename_leaves_the_original(self):
+        # -i writes a temporary file, then renames it over the original; a
+        # process killed in between must leave the user's text as it was.
+        f = self.write("tmv.cu", TMV)
+        env = dict(os.environ, NESTOR_TEST_PAUSE_BEFORE_RENAME_MS="20000")
+        p = subprocess.Popen([NESTOR, "rewrite", f, "--at", "4", "--apply", "np-pragma", "-i"], env=env,
+                             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        try:
+            line = p.stderr.readline()
+            self.assertIn("paused before renaming", line)
+            tmp = line.split("paused before renaming ", 1)[1].strip()
+            self.assertTrue(os.path.isfile(tmp), "the new text is complete in the temporary file")
+            self.assertIn("#pragma np parallel for", open(tmp).read())
+        finally:
+            p.kill()
+            p.wait()
+        self.assertEqual(open(f).read(), TMV, "the original is untouched")
+        leftovers = [n for n in os.listdir(self.dir) if n != "tmv.cu"]
+        self.assertTrue(all(n.startswith("tmv.cu.nestor-") and n.endswith(".tmp") for n in leftovers), leftovers)
+        # The next run completes the rewrite.
+        self.assertEqual(run("rewrite", f, "--at", "4", "--apply", "np-pragma", "-i")[0], 0)
+        self.assertIn("#pragma np parallel for", open(f).read())
+
     def test_output_file_written_atomically(self):
         f = self.write("tmv.cu", TMV)
         out = os.path.join(self.dir, "out.cu")

@@ -268,6 +268,14 @@ int runProfile(const std::optional<std::vector<std::string>> &compileFlags) {
     return kRuntimeError;
   }
 
+  // The configuration's commands run on this machine: say which, and from
+  // where, before anything runs (the LSP runs them only in trusted
+  // workspaces; here the user named the file, and sees the commands first).
+  errs() << "nestor profile: running the commands of " << (configPath.empty() ? std::string("the configuration") : configPath)
+         << " in copies of " << request.projectDir << ":\n  build: " << config.profile.build
+         << "\n  run:   " << config.profile.run << "\n";
+  if (!llvm::StringRef(config.profile.check).trim().empty()) errs() << "  check: " << config.profile.check << "\n";
+
   std::vector<std::string> ids{"baseline"};
   for (const planner::Candidate &c : plan->kept) ids.push_back(c.id);
   planner::RunnerProgress tracker(ids);

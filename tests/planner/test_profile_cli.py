@@ -151,6 +151,9 @@ def main():
         check("To apply it (from the project directory): nestor rewrite tmv.cu --at " in out and "--apply np" in out,
               "local run: prints the rewrite command of the recommendation")
         check("[build] baseline: ok" in err, "local run (stderr not a terminal): the runner's lines, no progress bar")
+        said = err.find("nestor profile: running the commands of ")
+        check(said != -1 and "\n  build: " in err[said:] and "\n  run:   " in err[said:] and said < err.find("[build] baseline"),
+              "local run: says which build and run commands it will run, before running them")
         check(os.path.isfile(report_md) and "# Nestor profile" in open(report_md).read(), "local run: --report .md written")
         plan_dirs = [os.path.join(r, d) for r, ds, _ in os.walk(os.path.join(tmp, "cache")) for d in ds if d.startswith("tmv-tmv-")]
         check(len(plan_dirs) == 1, "local run: plan kept under $XDG_CACHE_HOME/nestor/profile/")

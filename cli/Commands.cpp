@@ -192,13 +192,9 @@ int runAnalyze(const std::optional<std::vector<std::string>> &compileFlags) {
     for (const MappingAdvice &a : advice) {
       outs() << formatv("  mapping of the {0} at line {1}: {2}\n", a.target.isLaunch ? "launch" : "loop", a.target.line,
                         explainBest(a.target));
-      if (const AdvisedMapping *r = a.bestRealisable())
-        for (const Realisation &re : r->realisations)
-          if (re.applies) {
-            outs() << formatv("    best a rewrite makes: #{0} {1} ({2}{3})\n", r->rank, r->mapping->id, re.command(),
-                              re.note.empty() ? "" : ", " + re.note);
-            break;
-          }
+      if (auto [r, re] = a.bestRealisable(); r)
+        outs() << formatv("    best a rewrite makes: #{0} {1} ({2}{3})\n", r->rank, r->mapping->id, re->command(),
+                          re->note.empty() ? "" : ", " + re->note);
     }
   }
   if (Json) outs() << formatv("{0:2}", json::Value(models.size() == 1 ? std::move(models[0]) : json::Value(std::move(models)))) << "\n";
@@ -339,16 +335,15 @@ Expected<MappingConfig> mappingConfigFor(const AnalyzedTU &tu) {
 
 void addResourceUsage(MappingConfig &cfg, const AnalyzedTU &tu) {
   const FileModel &m = tu.model();
-  // Only files with something to map pay for nvcc.
-  bool nested = std::any_of(m.loops.begin(), m.loops.end(), [](const LoopSite &l) { return l.inKernel; }) ||
-                std::any_of(m.launches.begin(), m.launches.end(), [](const LaunchSite &l) { return l.deviceSide; });
+  // Only files with something to map pay for nvcc; device launches need -rdc.
+  bool rdc = std::any_of(m.launches.begin(), m.launches.end(), [](const LaunchSite &l) { return l.deviceSide; });
+  bool nested = rdc || std::any_of(m.loops.begin(), m.loops.end(), [](const LoopSite &l) { return l.inKernel; });
   if (!ResourceUsage || !nested) return;
   auto nvcc = findNvcc();
   if (!nvcc) {
     cfg.registersNote = "no nvcc found for ptxas's figures";
     return;
   }
-  bool rdc = std::any_of(m.launches.begin(), m.launches.end(), [](const LaunchSite &l) { return l.deviceSide; });
   std::string arch = GpuArch.empty() ? "sm_90" : GpuArch.getValue();
   auto res = ptxasResources(*nvcc, m.file, m.compileFlags, rdc, arch);
   if (!res) {

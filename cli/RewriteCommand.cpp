@@ -115,7 +115,6 @@ int runRewrite(const std::optional<std::vector<std::string>> &compileFlags) {
     struct Line {
       unsigned rank;  // static rank; UINT_MAX when unranked
       bool applies;
-      size_t order;
       std::string text;
     };
     std::vector<Line> lines;
@@ -123,14 +122,14 @@ int runRewrite(const std::optional<std::vector<std::string>> &compileFlags) {
     for (const Rewrite *r : allRewrites()) {
       auto target = targetAtLine((*tu)->model(), r->targetKind(), line);
       if (!target) {
-        lines.push_back({UINT_MAX, false, lines.size(),
+        lines.push_back({UINT_MAX, false,
                          std::string(r->id()) + ": no " +
                              (r->targetKind() == RewriteTarget::Kind::Loop ? "loop" : "launch") + " at line " +
                              std::to_string(line)});
         continue;
       }
       int kind = int(target->kind);
-      if (!advice.count(kind)) advice[kind] = adviseMappings(**tu, *mappingConfig, *target);
+      if (!advice.count(kind)) advice[kind] = adviseMappings(**tu, *mappingConfig, *target, /*checkRealisations=*/false);
       for (const nestor::RewriteParams &v : r->variants()) {
         Applicability a = r->prepare(**tu, *target, v);
         unsigned rank = UINT_MAX;
@@ -145,7 +144,7 @@ int runRewrite(const std::optional<std::vector<std::string>> &compileFlags) {
                          .str();
           }
         }
-        lines.push_back({rank, a.applies, lines.size(),
+        lines.push_back({rank, a.applies,
                          std::string(r->id()) + " [" + a.titled(r->title(v)) + "]: " +
                              (a.applies ? "applies" + ranked
                                         : "not offered: " + a.reason +

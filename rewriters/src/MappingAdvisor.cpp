@@ -91,11 +91,11 @@ std::vector<Realisation> realisationsOf(const Mapping &m, bool isLaunch) {
   return out;
 }
 
-const AdvisedMapping *MappingAdvice::bestRealisable() const {
+std::pair<const AdvisedMapping *, const Realisation *> MappingAdvice::bestRealisable() const {
   for (const AdvisedMapping &a : advised)
     for (const Realisation &r : a.realisations)
-      if (r.applies) return &a;
-  return nullptr;
+      if (r.applies) return {&a, &r};
+  return {nullptr, nullptr};
 }
 
 const AdvisedMapping *MappingAdvice::forSteps(const std::vector<std::pair<std::string, RewriteParams>> &steps) const {
@@ -106,7 +106,8 @@ const AdvisedMapping *MappingAdvice::forSteps(const std::vector<std::pair<std::s
   return nullptr;
 }
 
-std::optional<MappingAdvice> adviseMappings(const AnalyzedTU &tu, const MappingConfig &cfg, const RewriteTarget &t) {
+std::optional<MappingAdvice> adviseMappings(const AnalyzedTU &tu, const MappingConfig &cfg, const RewriteTarget &t,
+                                            bool checkRealisations) {
   const bool launch = t.kind == RewriteTarget::Kind::Launch;
   auto ranked = rankMappingsOf(tu.model(), cfg, launch, t.id);
   if (!ranked) return std::nullopt;
@@ -117,6 +118,10 @@ std::optional<MappingAdvice> adviseMappings(const AnalyzedTU &tu, const MappingC
     am.mapping = &a.target.ranked[i];
     am.rank = unsigned(i + 1);
     am.realisations = realisationsOf(*am.mapping, launch);
+    if (!checkRealisations) {
+      a.advised.push_back(std::move(am));
+      continue;
+    }
     for (Realisation &r : am.realisations) {
       // A chain's later steps apply to the rewritten text (the drivers
       // re-analyse between steps); the first step decides here.
@@ -199,13 +204,9 @@ std::string mappingMarkdown(const MappingAdvice &a) {
   const AdvisedMapping &best = a.advised.front();
   std::string md = "**Mapping model** (locality-aware mapping): ranks first " + best.mapping->summary + ", score " +
                    std::to_string(int(best.mapping->score * 100 + 0.5)) + "%.\n\n" + explainBest(a.target) + "\n";
-  if (const AdvisedMapping *r = a.bestRealisable()) {
-    for (const Realisation &re : r->realisations)
-      if (re.applies) {
-        md += "\nBest mapping a rewrite makes here: #" + std::to_string(r->rank) + " " + r->mapping->summary + " (`" +
-              re.command() + "`" + (re.note.empty() ? "" : ", " + re.note) + ").\n";
-        break;
-      }
+  if (auto [r, re] = a.bestRealisable(); r) {
+    md += "\nBest mapping a rewrite makes here: #" + std::to_string(r->rank) + " " + r->mapping->summary + " (`" +
+          re->command() + "`" + (re->note.empty() ? "" : ", " + re->note) + ").\n";
   } else {
     md += "\nNo rewrite that applies here makes any of the ranked mappings (see the rewrites and their reasons above).\n";
   }

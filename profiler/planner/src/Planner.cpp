@@ -238,7 +238,7 @@ llvm::Expected<CandidateList> listCandidates(const AnalyzedTU &tu, const Config 
   };
   std::vector<Listed> listed;
   std::vector<std::optional<MappingAdvice>> advice;
-  for (const Target &t : targets) advice.push_back(adviseMappings(tu, config.mapping, t.target));
+  for (const Target &t : targets) advice.push_back(adviseMappings(tu, config.mapping, t.target, /*checkRealisations=*/false));
   for (size_t ti = 0; ti < targets.size(); ++ti) {
     const Target &t = targets[ti];
     const bool launch = t.target.kind == RewriteTarget::Kind::Launch;

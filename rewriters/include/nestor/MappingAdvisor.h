@@ -33,8 +33,9 @@ struct AdvisedMapping {
 struct MappingAdvice {
   TargetMappings target;
   std::vector<AdvisedMapping> advised; ///< parallel to target.ranked
-  /// The best-ranked mapping that some rewrite realises here (nullptr if none).
-  const AdvisedMapping *bestRealisable() const;
+  /// The best-ranked mapping that some rewrite realises here, and that
+  /// rewrite (nullptrs if none). Needs the verdicts of prepare().
+  std::pair<const AdvisedMapping *, const Realisation *> bestRealisable() const;
   /// The rank and mapping that a rewrite (chain) realises, if the model ranks it.
   const AdvisedMapping *forSteps(const std::vector<std::pair<std::string, RewriteParams>> &steps) const;
 };
@@ -42,8 +43,11 @@ struct MappingAdvice {
 /// The rewrites that realise `m` (without asking prepare()).
 std::vector<Realisation> realisationsOf(const Mapping &m, bool isLaunch);
 
-/// Ranks the target's mappings and checks each realisation with prepare().
-std::optional<MappingAdvice> adviseMappings(const AnalyzedTU &tu, const MappingConfig &cfg, const RewriteTarget &t);
+/// Ranks the target's mappings and, with `checkRealisations`, asks prepare()
+/// whether each realisation applies here. Callers that only need the ranks
+/// (forSteps) of rewrites they prepare themselves pass false and skip that work.
+std::optional<MappingAdvice> adviseMappings(const AnalyzedTU &tu, const MappingConfig &cfg, const RewriteTarget &t,
+                                            bool checkRealisations = true);
 
 /// JSON for `nestor analyze --json`: the first `top` ranked mappings, every
 /// mapping a rewrite realises and the original code's, the pruned ones and the

@@ -1,6 +1,9 @@
 #include "nestor/profiler/report.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <thread>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -107,6 +110,14 @@ void write_text_atomic(const std::string& path, const std::string& text) {
       std::remove(temporary.c_str());
       throw std::runtime_error("error while writing '" + path + "'");
     }
+  }
+  // Test seam: a process killed here, between the complete temporary file
+  // and the rename, must leave the previous file as it was (the runner's
+  // kill test, KilledBetweenWriteAndRenameKeepsThePreviousResults).
+  if (const char* pause = std::getenv("NESTOR_TEST_PAUSE_BEFORE_RENAME_MS")) {
+    std::fprintf(stderr, "nestor-runner: paused before renaming %s\n", temporary.c_str());
+    std::fflush(stderr);
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(pause)));
   }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
     std::remove(temporary.c_str());

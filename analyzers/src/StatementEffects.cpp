@@ -170,14 +170,51 @@ private:
     } else if (m.warp) {
       bad(fx_.warp, ce);
     } else if (!m.pure) {
-      fx_.impureCall = true;
-      if (const FunctionDecl *fd = ce->getDirectCallee(); fd && fd->hasBody()) fx_.userCalls.push_back(fd);
+      const FunctionDecl *fd = ce->getDirectCallee();
+      if (std::optional<StatementEffects> inner = pureUserFunction(fd)) {
+        // A helper like `__device__ int f(int u) { return u * 3 % 7; }` is as
+        // pure as the expression it returns: what it reads counts as read here.
+        fx_.memRead |= inner->memRead;
+        fx_.threadIds.insert(inner->threadIds.begin(), inner->threadIds.end());
+      } else {
+        fx_.impureCall = true;
+        if (fd && fd->hasBody()) fx_.userCalls.push_back(fd);
+      }
     }
+  }
+
+  /// The effects of a user __device__ function's body when calling it has no
+  /// effect beyond reading memory and thread ids: no stores (also through
+  /// non-const reference parameters), atomics, barriers, warp operations,
+  /// launches or calls that are not themselves pure by this rule. Looked into
+  /// at most kMaxCallDepth calls deep; recursion is not pure.
+  std::optional<StatementEffects> pureUserFunction(const FunctionDecl *fd) {
+    static constexpr int kMaxCallDepth = 3;
+    const FunctionDecl *def = nullptr;
+    if (!fd || !fd->hasBody(def) || !def || depth_ >= kMaxCallDepth) return std::nullopt;
+    if (!def->hasAttr<CUDADeviceAttr>() || def->hasAttr<CUDAGlobalAttr>() || isa<CXXMethodDecl>(def) || def->isVariadic())
+      return std::nullopt;
+    for (const ParmVarDecl *p : def->parameters())
+      if (p->getType()->isReferenceType() && !p->getType().getNonReferenceType().isConstQualified()) return std::nullopt;
+    for (const FunctionDecl *open = def; const FunctionDecl *f : callStack_)
+      if (f == open) return std::nullopt;
+    StatementEffects inner;
+    EffectsWalker walker(ctx_, inner);
+    walker.depth_ = depth_ + 1;
+    walker.callStack_ = callStack_;
+    walker.callStack_.push_back(def);
+    walker.go(def->getBody());
+    if (inner.memWrite || inner.impureCall || inner.addrOfLocal || inner.launch || inner.barrier || inner.warp ||
+        inner.lambda || !inner.atomics.empty() || !inner.deviceSyncs.empty() || !inner.cooperativeGroups.empty())
+      return std::nullopt;
+    return inner;
   }
 
   const ASTContext &ctx_;
   StatementEffects &fx_;
   int loops_ = 0, switches_ = 0;
+  int depth_ = 0;                                ///< calls looked into to get here
+  std::vector<const FunctionDecl *> callStack_;  ///< the functions being looked into
 };
 
 std::optional<ReductionOp> compoundOp(BinaryOperatorKind k) {

@@ -173,13 +173,77 @@ TEST_F(KernelStatements, TileShuffleIsAWarpCollective) {
 }
 
 TEST_F(KernelStatements, UserFunctionsNamedLikeIntrinsicsAreOrdinaryCalls) {
+  // Ordinary user functions, and effect-free ones: their bodies do nothing
+  // but return, so calling them is as pure as the expression they return.
   for (size_t i : {5u, 6u}) {
     StatementEffects fx = effects(i);
     EXPECT_FALSE(fx.barrier) << "statement " << i;
     EXPECT_FALSE(fx.warp) << "statement " << i;
-    EXPECT_TRUE(fx.impureCall) << "statement " << i;
-    EXPECT_EQ(fx.userCalls.size(), 1u) << "statement " << i;
+    EXPECT_FALSE(fx.impureCall) << "statement " << i;
+    EXPECT_TRUE(fx.userCalls.empty()) << "statement " << i;
+    EXPECT_EQ(fx.calls.size(), 1u) << "statement " << i;
   }
+}
+
+// Which user __device__ functions count as pure when called (StatementEffects:
+// the body is looked into, three calls deep).
+const char *kHelpers = R"(__device__ unsigned value(unsigned u) { return (u * 2654435761u) % 1000u + 1u; }
+__device__ float load(const float *p, int i) { return p[i] * 2.0f; }
+__device__ float twice_load(const float *p, int i) { return load(p, i) + value(i); }
+__device__ int lane() { return threadIdx.x % 32; }
+__device__ void store(float *p, int i) { p[i] = 0; }
+__device__ void bump(int &x) { x += 1; }
+__device__ float add(const float &x) { return x + 1; }
+__device__ int counter(int *c) { return atomicAdd(c, 1); }
+__device__ int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }
+__device__ int d3(int x) { return x; }
+__device__ int d2(int x) { return d3(x); }
+__device__ int d1(int x) { return d2(x); }
+__device__ int d0(int x) { return d1(x); }
+__global__ void k(float *a, int *c, int n) {
+  int x = 0;
+  a[0] = value(n);
+  a[1] = twice_load(a, n);
+  a[2] = lane();
+  store(a, n);
+  bump(x);
+  a[3] = add(a[4]);
+  a[5] = counter(c);
+  a[6] = fact(n);
+  a[7] = d1(n);
+  a[8] = d0(n);
+}
+)";
+
+TEST(UserFunctionPurity, BodiesAreLookedInto) {
+  TempFile file(kHelpers);
+  auto tu = analyzeFile(std::string(file.path), AnalysisOptions{});
+  ASSERT_TRUE(bool(tu)) << llvm::toString(tu.takeError());
+  const clang::FunctionDecl *fd = (*tu)->functionDecl("k");
+  ASSERT_NE(fd, nullptr);
+  std::vector<const clang::Stmt *> st(llvm::cast<clang::CompoundStmt>(fd->getBody())->body_begin(),
+                                      llvm::cast<clang::CompoundStmt>(fd->getBody())->body_end());
+  ASSERT_EQ(st.size(), 11u);
+  // The call's own effects, without the store of its result into a[].
+  auto callOf = [&](size_t i) -> const clang::Stmt * {
+    if (auto *bo = llvm::dyn_cast<clang::BinaryOperator>(st[i])) return bo->getRHS();
+    return st[i];
+  };
+  auto fx = [&](size_t i) { return effectsOf(callOf(i), (*tu)->astContext()); };
+  EXPECT_FALSE(fx(1).impureCall) << "arithmetic on the argument";
+  EXPECT_FALSE(fx(1).memRead);
+  EXPECT_FALSE(fx(2).impureCall) << "reads through a pointer, calls pure helpers";
+  EXPECT_TRUE(fx(2).memRead) << "the helper's loads count as the caller's";
+  EXPECT_FALSE(fx(3).impureCall);
+  EXPECT_EQ(fx(3).threadIds.count("threadIdx"), 1u) << "a helper's thread ids are the caller's";
+  EXPECT_TRUE(fx(4).impureCall) << "stores through a pointer";
+  EXPECT_EQ(fx(4).userCalls.size(), 1u);
+  EXPECT_TRUE(fx(5).impureCall) << "writes through a non-const reference";
+  EXPECT_FALSE(fx(6).impureCall) << "a const reference cannot be written";
+  EXPECT_TRUE(fx(7).impureCall) << "an atomic";
+  EXPECT_TRUE(fx(8).impureCall) << "recursion";
+  EXPECT_FALSE(fx(9).impureCall) << "three calls deep";
+  EXPECT_TRUE(fx(10).impureCall) << "four calls deep: not looked into";
 }
 
 TEST_F(KernelStatements, IntrinsicsAtomicsAndPureMath) {

@@ -2,6 +2,7 @@
 // edits, hover and completion text, and the features on a real analysis
 // (diagnostics, quick fix, code lens, profile candidates, preamble reuse).
 #include "Document.h"
+#include "CodeActions.h"
 #include "Features.h"
 
 #include "nestor/Analysis.h"

@@ -112,8 +112,9 @@ llvm::Expected<size_t> LineIndex::offsetAt(llvm::StringRef text, const llvm::lsp
   auto inLine = nestor::lsp::offsetAt(text.slice(start, end), llvm::lsp::Position(0, pos.character), clampColumn);
   if (!inLine) {
     llvm::consumeError(inLine.takeError());
+    llvm::StringRef line = lineText(text.slice(start, end), 0);
     return positionError(pos, llvm::formatv("line {0} has {1} characters", pos.line,
-                                            nestor::lsp::positionAt(text.slice(start, end), end - start).character).str());
+                                            nestor::lsp::positionAt(line, line.size()).character).str());
   }
   return start + *inLine;
 }

@@ -18,10 +18,10 @@ class LspError(Exception):
 
 
 class LspClient:
-    def __init__(self, argv, cwd=None, env=None, stderr=None):
+    def __init__(self, argv, cwd=None, env=None, stderr=None, preexec_fn=None):
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=stderr if stderr is not None else subprocess.DEVNULL,
-                                     cwd=cwd, env=env)
+                                     cwd=cwd, env=env, preexec_fn=preexec_fn)
         self.next_id = 1
         self.responses = {}
         self.notifications = []

@@ -341,6 +341,8 @@ def test_vanish(tmp):
     c = start(tmp)
     c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cuda-cpp", "version": 1, "text": big}})
     c.request_async("textDocument/codeLens", {"textDocument": {"uri": uri}})
+    time.sleep(0.5)  # the analysis of the 5 MB text is under way
+    check(c.proc.poll() is None, "the server is still busy when the client goes")
     t0 = time.monotonic()
     rc = c.close(timeout=60)
     took = time.monotonic() - t0

@@ -319,7 +319,13 @@ def test_close(tmp):
     resp = c.wait_response(rid, 60)
     check("error" in resp and resp["error"]["code"] == -32800, "a request queued behind the analysis of a closed document: RequestCancelled")
     c.wait_diagnostics(uri, None, timeout=30, start=mark)
-    time.sleep(3.0)  # the analysis of the 5 MB text ends in this time
+    # The abandoned analysis counts itself cancelled when it stops: after
+    # that nothing of it can be published any more.
+    deadline = time.monotonic() + 180
+    while c.request("nestor/serverStatus")["cancelledAnalyses"] < 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    check(c.request("nestor/serverStatus")["cancelledAnalyses"] >= 1, "the analysis under way at didClose was cancelled")
+    time.sleep(0.2)
     after = publishes(c, uri, mark)
     check(after and all(p["diagnostics"] == [] for p in after), f"didClose during analysis: only an empty publish ({len(after)})")
     status = c.request("nestor/serverStatus")

@@ -38,6 +38,15 @@ class LspClient:
     def send(self, msg):
         self.send_raw(json.dumps(msg).encode())
 
+    def send_many(self, msgs):
+        """Several messages in one write: the server reads them back to back."""
+        data = b""
+        for msg in msgs:
+            body = json.dumps(msg).encode()
+            data += b"Content-Length: %d\r\n\r\n" % len(body) + body
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
     def _read(self):
         out = self.proc.stdout
         try:

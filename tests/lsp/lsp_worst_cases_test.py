@@ -5,7 +5,9 @@
 
 Sections: utf (invalid UTF-8, lone and split surrogates, columns past the end
 of a line), big (a 5 MB generated .cu), kernels200 (200 kernels in one file),
-burst (edits faster than analysis), close (didClose during analysis),
+burst (edits faster than analysis), stale (a code action sent with an edit,
+answered from the older analysis and resolved on the newer one), close
+(didClose during analysis),
 vanish (the client goes away mid-request), readonly (a workspace without
 write permission), memory (1,000 edits, RSS before and after). Each check
 prints ok/FAIL; figures are printed with a leading "     ". Exits non-zero
@@ -21,7 +23,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lspclient import LspClient, LspError, file_uri  # noqa: E402
+from lspclient import LspClient, LspError, apply_edits, file_uri  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 NESTOR = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(REPO, "build", "cli", "nestor")
@@ -311,6 +313,44 @@ def test_burst(tmp):
     check(stop(c) == 0, "burst: shutdown/exit")
 
 
+def test_stale(tmp):
+    """A code action right after an edit: answered from the older analysis,
+    its edit resolved on the newer one, applied to the newer text."""
+    path = os.path.join(tmp, "stale.cu")
+    c = start(tmp)
+    uri, _, _ = open_doc(c, path, TMV)
+    for_line = loop_lines(TMV)[0]
+    code_actions(c, uri, for_line, 3)  # the action index of version 1 exists
+    text2 = "// a new first line\n" + TMV
+    rid = c.next_id
+    c.next_id += 1
+    c.send_many([{"jsonrpc": "2.0", "method": "textDocument/didChange",
+                  "params": {"textDocument": {"uri": uri, "version": 2},
+                             "contentChanges": [{"range": rng(0, 0, 0, 0), "text": "// a new first line\n"}]}},
+                 {"jsonrpc": "2.0", "id": rid, "method": "textDocument/codeAction",
+                  "params": {"textDocument": {"uri": uri}, "range": rng(for_line + 1, 3, for_line + 1, 3),
+                             "context": {"diagnostics": []}}}])
+    t0 = time.monotonic()
+    resp = c.wait_response(rid, 60)
+    took = time.monotonic() - t0
+    fix = next((a for a in resp.get("result", []) if a["kind"] == "quickfix"), None)
+    figure(f"code action sent with the edit, before its analysis: answered in {took * 1000:.1f} ms, "
+           f"quick fix {'without' if fix and 'edit' not in fix else 'with'} an edit")
+    check(fix is not None, "the quick fix is offered right after the edit")
+    if fix and "edit" in fix:
+        check(fix["edit"]["documentChanges"][0]["textDocument"]["version"] == 2, "an inline edit is version 2's")
+    elif fix:
+        check(fix["data"]["version"] == 2 and fix["diagnostics"][0]["range"]["start"]["line"] == for_line + 1,
+              "answered from version 1's analysis: no edit, data for version 2, the diagnostic moved down a line")
+        fix = c.request("codeAction/resolve", fix)
+    change = fix["edit"]["documentChanges"][0]
+    check(change["textDocument"]["version"] == 2, "the resolved edit is tied to version 2")
+    fixed = apply_edits(text2, change["edits"]).split("\n")
+    check(fixed[for_line + 1] == "  #pragma np parallel for reduction(+:sum)" and fixed[for_line + 2].lstrip().startswith("for ("),
+          "applied to version 2's text, the pragma lands above the loop")
+    check(stop(c) == 0, "stale: shutdown/exit")
+
+
 def test_close(tmp):
     big = five_mb()
     path = os.path.join(tmp, "closing.cu")
@@ -480,7 +520,7 @@ def test_memory(tmp):
     check(stop(c) == 0, "memory: shutdown/exit")
 
 
-SECTIONS = {"utf": test_utf, "big": test_big, "kernels200": test_kernels200, "burst": test_burst, "close": test_close,
+SECTIONS = {"utf": test_utf, "big": test_big, "kernels200": test_kernels200, "burst": test_burst, "stale": test_stale, "close": test_close,
             "vanish": test_vanish, "readonly": test_readonly, "memory": test_memory}
 
 

@@ -130,6 +130,18 @@ TEST(TextDeltas, MapOffsetsAroundTheChangedRegion) {
   TextDelta repeated = TextDelta::between("aaaa", "aaaaa"); // prefix and suffix must not overlap
   EXPECT_LE(repeated.prefix, repeated.oldEnd);
   EXPECT_EQ(repeated.newEnd - repeated.prefix, 1u);
+  // Texts longer than the comparison blocks, changed off a block boundary.
+  std::string big(20000, 'x');
+  for (size_t i = 0; i < big.size(); i += 7) big[i] = char('a' + i % 23);
+  std::string edited = big;
+  edited.replace(9001, 3, "CHANGED");
+  TextDelta b = TextDelta::between(big, edited);
+  EXPECT_EQ(b.prefix, 9001u);
+  EXPECT_EQ(b.oldEnd, 9004u);
+  EXPECT_EQ(b.newEnd, 9008u);
+  EXPECT_EQ(b.toOld(15000), std::optional<size_t>(14996));
+  TextDelta longSame = TextDelta::between(big, big);
+  EXPECT_TRUE(longSame.unchanged());
 }
 
 TextDocumentContentChangeEvent change(int l0, int c0, int l1, int c1, std::string text) {

@@ -3,6 +3,7 @@
 
 #include "nestor/Lint.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/LSP/Logging.h"
 
 #include <algorithm>
@@ -107,6 +108,8 @@ void DocumentWorker::loop() {
 }
 
 std::shared_ptr<const Snapshot> DocumentWorker::analyzeNow(Task &t) {
+  ++stats_.running;
+  auto done = llvm::make_scope_exit([this] { --stats_.running; });
   auto snap = std::make_shared<Snapshot>();
   snap->version = t.version;
   snap->text = t.text;

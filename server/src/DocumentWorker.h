@@ -32,6 +32,7 @@ struct Stats {
   std::atomic<size_t> analyses{0};        ///< analyses that completed
   std::atomic<size_t> cancelled{0};       ///< analyses abandoned for a newer version
   std::atomic<size_t> superseded{0};      ///< queued analyses dropped before they started
+  std::atomic<size_t> running{0};         ///< analyses under way now
 };
 
 struct Task {

@@ -47,6 +47,7 @@ void Server::onServerStatus(const proto::NoParams &, Callback<Value> reply) {
                      {"analyses", int64_t(stats_.analyses.load())},
                      {"cancelledAnalyses", int64_t(stats_.cancelled.load())},
                      {"supersededAnalyses", int64_t(stats_.superseded.load())},
+                     {"runningAnalyses", int64_t(stats_.running.load())},
                      {"workspaceTrusted", settings_.workspaceTrusted},
                      {"gpuArch", flags_.gpuArch}}));
 }

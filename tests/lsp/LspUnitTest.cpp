@@ -14,6 +14,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
 using namespace nestor;
 using namespace nestor::lsp;
 using llvm::lsp::Position;
@@ -393,6 +398,29 @@ TEST_F(OnAnalysis, AnEditBelowTheIncludesReusesThePreamble) {
   text.insert(0, "#include <cstdio>\n"); // the include block changed: a rebuild is right
   Snapshot third = analyse(text, 3, &cache);
   EXPECT_EQ(cache.builds(), 2u);
+}
+
+TEST_F(OnAnalysis, ACancelledAnalysisStopsEvenMidParse) {
+  // Long enough that the flag, set after 50 ms, lands in the parse (or
+  // before it): either way the analysis must end as cancelled, not with a TU.
+  std::string text;
+  for (int i = 0; i < 4000; ++i) text += std::string(kTmv).replace(std::string(kTmv).find("tmv("), 3, "k" + std::to_string(i));
+  std::atomic<bool> cancelled{false};
+  AnalysisOptions opts;
+  opts.contents = text;
+  opts.cancelled = &cancelled;
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    cancelled = true;
+  });
+  auto started = std::chrono::steady_clock::now();
+  auto tu = analyzeFile(path_, opts);
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  canceller.join();
+  ASSERT_FALSE(bool(tu)) << "a TU came back from a cancelled analysis";
+  EXPECT_NE(llvm::toString(tu.takeError()).find("cancelled"), std::string::npos);
+  // Figure, not a bound: a full analysis of this text takes seconds.
+  std::printf("     cancelled after 50 ms: analyzeFile returned after %.0f ms\n", ms);
 }
 
 const llvm::json::Object *actionOfKind(const llvm::json::Array &actions, llvm::StringRef kind, bool withData = true) {

@@ -132,32 +132,40 @@ public:
 // deserialised from the preamble), so the model builder visits the file's own
 // code without pulling every CUDA header declaration out of the PCH, as
 // clangd's ParsedAST does with its local top-level decls.
+// Also where a cancelled analysis stops: returning false from
+// HandleTopLevelDecl ends the parse after the declaration at hand, so an
+// editor's newer version (or a client that went away) does not wait for the
+// rest of a large file.
 class TopLevelDeclCollector : public clang::ASTConsumer {
 public:
-  explicit TopLevelDeclCollector(std::vector<const clang::Decl *> &out) : out_(out) {}
+  TopLevelDeclCollector(std::vector<const clang::Decl *> &out, const std::atomic<bool> *cancelled)
+      : out_(out), cancelled_(cancelled) {}
   bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
     for (const clang::Decl *d : group)
       if (!d->isFromASTFile()) out_.push_back(d);
-    return true;
+    return !(cancelled_ && cancelled_->load());
   }
 
 private:
   std::vector<const clang::Decl *> &out_;
+  const std::atomic<bool> *cancelled_;
 };
 
 class NestorParseAction : public clang::SyntaxOnlyAction {
 public:
-  NestorParseAction(std::vector<NpPragma> &pragmas, std::vector<const clang::Decl *> &decls)
-      : pragmas_(pragmas), decls_(decls) {}
+  NestorParseAction(std::vector<NpPragma> &pragmas, std::vector<const clang::Decl *> &decls,
+                    const std::atomic<bool> *cancelled)
+      : pragmas_(pragmas), decls_(decls), cancelled_(cancelled) {}
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
                                                         llvm::StringRef file) override {
     CI.getPreprocessor().AddPragmaHandler(new NpPragmaHandler(pragmas_));
-    return std::make_unique<TopLevelDeclCollector>(decls_);
+    return std::make_unique<TopLevelDeclCollector>(decls_, cancelled_);
   }
 
 private:
   std::vector<NpPragma> &pragmas_;
   std::vector<const clang::Decl *> &decls_;
+  const std::atomic<bool> *cancelled_;
 };
 
 class SkipSystemBodies : public clang::PreambleCallbacks {
@@ -331,12 +339,14 @@ analyzeFile(const std::string &pathIn, const AnalysisOptions &opts, PreambleCach
   if (!parsed->clang->createTarget())
     return llvm::createStringError("%s: unsupported target for CUDA analysis", pathIn.c_str());
 
-  parsed->action = std::make_unique<NestorParseAction>(parsed->pragmas, parsed->topLevelDecls);
+  parsed->action = std::make_unique<NestorParseAction>(parsed->pragmas, parsed->topLevelDecls, opts.cancelled);
   const clang::FrontendInputFile &input = parsed->clang->getFrontendOpts().Inputs.front();
   if (!parsed->action->BeginSourceFile(*parsed->clang, input))
     return llvm::createStringError("%s: clang could not start parsing the file", pathIn.c_str());
   if (llvm::Error err = parsed->action->Execute())
     return std::move(err);
+  if (opts.cancelled && opts.cancelled->load()) // the parse may have stopped half-way
+    return llvm::createStringError("%s: analysis cancelled", pathIn.c_str());
 
   auto tu = std::unique_ptr<AnalyzedTU>(new AnalyzedTU());
   tu->model_.file = path;

@@ -2,6 +2,9 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace nestor::lsp {
 
 namespace {
@@ -87,6 +90,79 @@ llvm::lsp::Position positionAt(llvm::StringRef text, size_t offset) {
     units += u;
   }
   return llvm::lsp::Position(int(line), int(units));
+}
+
+LineIndex::LineIndex(llvm::StringRef text) {
+  starts_.push_back(0);
+  for (size_t nl = text.find('\n'); nl != llvm::StringRef::npos; nl = text.find('\n', nl + 1)) starts_.push_back(nl + 1);
+}
+
+unsigned LineIndex::lineOf(size_t offset) const {
+  if (starts_.empty()) return 1;
+  return unsigned(std::upper_bound(starts_.begin(), starts_.end(), offset) - starts_.begin());
+}
+
+llvm::Expected<size_t> LineIndex::offsetAt(llvm::StringRef text, const llvm::lsp::Position &pos, bool clampColumn) const {
+  if (starts_.empty()) return nestor::lsp::offsetAt(text, pos, clampColumn);
+  if (pos.line < 0 || pos.character < 0) return positionError(pos, "negative line or character");
+  if (size_t(pos.line) >= starts_.size())
+    return positionError(pos, llvm::formatv("the document has {0} lines", starts_.size()).str());
+  size_t start = starts_[size_t(pos.line)];
+  // The line alone: offsetAt() on it answers in its own coordinates.
+  size_t end = size_t(pos.line) + 1 < starts_.size() ? starts_[size_t(pos.line) + 1] : text.size();
+  auto inLine = nestor::lsp::offsetAt(text.slice(start, end), llvm::lsp::Position(0, pos.character), clampColumn);
+  if (!inLine) {
+    llvm::consumeError(inLine.takeError());
+    llvm::StringRef line = lineText(text.slice(start, end), 0);
+    return positionError(pos, llvm::formatv("line {0} has {1} characters", pos.line,
+                                            nestor::lsp::positionAt(line, line.size()).character).str());
+  }
+  return start + *inLine;
+}
+
+llvm::lsp::Position LineIndex::positionAt(llvm::StringRef text, size_t offset) const {
+  if (starts_.empty()) return nestor::lsp::positionAt(text, offset);
+  offset = std::min(offset, text.size());
+  unsigned line = lineOf(offset) - 1;
+  size_t start = starts_[line];
+  llvm::lsp::Position p = nestor::lsp::positionAt(text.slice(start, offset), offset - start);
+  return llvm::lsp::Position(int(line), p.character);
+}
+
+TextDelta TextDelta::between(llvm::StringRef older, llvm::StringRef newer) {
+  TextDelta d;
+  size_t n = std::min(older.size(), newer.size());
+  // Blocks through memcmp first: a 5 MB text is compared in about a millisecond.
+  constexpr size_t kBlock = 4096;
+  const char *o = older.data(), *w = newer.data();
+  size_t prefix = 0;
+  while (prefix + kBlock <= n && std::memcmp(o + prefix, w + prefix, kBlock) == 0) prefix += kBlock;
+  while (prefix < n && o[prefix] == w[prefix]) ++prefix;
+  d.prefix = prefix;
+  const char *oEnd = o + older.size(), *wEnd = w + newer.size();
+  size_t suffix = 0, maxSuffix = n - prefix;
+  while (suffix + kBlock <= maxSuffix && std::memcmp(oEnd - suffix - kBlock, wEnd - suffix - kBlock, kBlock) == 0)
+    suffix += kBlock;
+  while (suffix < maxSuffix && oEnd[-1 - ptrdiff_t(suffix)] == wEnd[-1 - ptrdiff_t(suffix)]) ++suffix;
+  d.oldEnd = older.size() - suffix;
+  d.newEnd = newer.size() - suffix;
+  return d;
+}
+
+std::optional<size_t> TextDelta::toOld(size_t offset) const {
+  if (unchanged() || offset < prefix) return offset;
+  if (offset > newEnd) return offset - newEnd + oldEnd;
+  return std::nullopt;
+}
+
+std::optional<size_t> TextDelta::toNew(size_t offset) const {
+  if (unchanged() || offset < prefix) return offset;
+  if (offset > oldEnd) return offset - oldEnd + newEnd;
+  return std::nullopt;
+}
+
+bool TextDelta::keeps(size_t begin, size_t end) const {
+  return unchanged() || end < prefix || begin > oldEnd;
 }
 
 llvm::Error applyChange(std::string &text, const llvm::lsp::TextDocumentContentChangeEvent &change) {

@@ -3,6 +3,7 @@
 
 #include "nestor/Lint.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/LSP/Logging.h"
 
 #include <algorithm>
@@ -63,14 +64,26 @@ void DocumentWorker::loop() {
     }
     if (t.kind == Task::Kind::Analyze) {
       std::shared_ptr<const Snapshot> snap = analyzeNow(t);
-      std::lock_guard<std::mutex> l(mu_);
-      running_.reset();
-      if (!snap || stopping_) continue;
-      latest_ = snap;
-      bool superseded = std::any_of(queue_.begin(), queue_.end(), [](const Task &q) { return q.kind == Task::Kind::Analyze; });
-      // Published under the lock so that didClose's empty diagnostics
-      // can never overtake these.
-      if (!superseded) publish_(*snap);
+      {
+        std::lock_guard<std::mutex> l(mu_);
+        running_.reset();
+        if (!snap || stopping_) continue;
+        latest_ = snap;
+        if (newerQueued()) continue;
+        // Published under the lock so that didClose's empty diagnostics
+        // can never overtake these.
+        publish_(*snap);
+      }
+      // The code actions of this version, for requests answered at once on
+      // the server's thread; given up when a newer version arrives.
+      auto index = buildActionIndex(*snap, uri_, [this] {
+        std::lock_guard<std::mutex> l(mu_);
+        return stopping_ || newerQueued();
+      });
+      if (index) {
+        std::lock_guard<std::mutex> l(mu_);
+        actions_ = std::move(index);
+      }
       continue;
     }
     if (t.cancelled->load()) {
@@ -95,9 +108,12 @@ void DocumentWorker::loop() {
 }
 
 std::shared_ptr<const Snapshot> DocumentWorker::analyzeNow(Task &t) {
+  ++stats_.running;
+  auto done = llvm::make_scope_exit([this] { --stats_.running; });
   auto snap = std::make_shared<Snapshot>();
   snap->version = t.version;
   snap->text = t.text;
+  snap->lines = LineIndex(snap->text);
   if (auto configPath = findConfigFor(path_)) {
     auto config = loadConfig(*configPath);
     if (config) snap->config = std::move(*config);

@@ -2,6 +2,7 @@
 // analyses its newest version (older ones are cancelled or dropped) and runs
 // the document's requests in order against the latest analysis.
 #pragma once
+#include "CodeActions.h"
 #include "Document.h"
 #include "Features.h"
 #include "ProtocolExtras.h"
@@ -12,6 +13,7 @@
 #include "llvm/Support/LSP/Protocol.h"
 #include "llvm/Support/thread.h"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -30,6 +32,7 @@ struct Stats {
   std::atomic<size_t> analyses{0};        ///< analyses that completed
   std::atomic<size_t> cancelled{0};       ///< analyses abandoned for a newer version
   std::atomic<size_t> superseded{0};      ///< queued analyses dropped before they started
+  std::atomic<size_t> running{0};         ///< analyses under way now
 };
 
 struct Task {
@@ -45,8 +48,8 @@ struct Task {
 class DocumentWorker {
 public:
   using Publish = std::function<void(const Snapshot &)>;
-  DocumentWorker(std::string path, PreambleCache &preambles, Stats &stats, Publish publish)
-      : path_(std::move(path)), preambles_(preambles), stats_(stats), publish_(std::move(publish)),
+  DocumentWorker(std::string path, proto::URIForFile uri, PreambleCache &preambles, Stats &stats, Publish publish)
+      : path_(std::move(path)), uri_(std::move(uri)), preambles_(preambles), stats_(stats), publish_(std::move(publish)),
         // Clang recurses deeply on nested expressions: give it clangd's 8 MiB.
         thread_(std::optional<unsigned>(8u << 20), [this] { loop(); }) {}
   ~DocumentWorker() {
@@ -61,6 +64,14 @@ public:
 
   void request(Task t);
 
+  /// The code actions of the newest analysis that got that far (built after
+  /// its diagnostics are published); null before the first. Plain data: any
+  /// thread may read it.
+  std::shared_ptr<const ActionIndex> actions() {
+    std::lock_guard<std::mutex> l(mu_);
+    return actions_;
+  }
+
   /// Stops publishing and cancels the running analysis; queued requests are
   /// answered RequestCancelled by the worker on its way out.
   void stop();
@@ -73,10 +84,15 @@ private:
   };
 
   void loop();
+  /// An analysis of a newer version is queued (call with mu_ held).
+  bool newerQueued() const {
+    return std::any_of(queue_.begin(), queue_.end(), [](const Task &q) { return q.kind == Task::Kind::Analyze; });
+  }
 
   std::shared_ptr<const Snapshot> analyzeNow(Task &t);
 
   std::string path_;
+  proto::URIForFile uri_;
   PreambleCache &preambles_;
   Stats &stats_;
   Publish publish_;
@@ -85,6 +101,7 @@ private:
   std::deque<Task> queue_;
   std::optional<Running> running_;
   std::shared_ptr<const Snapshot> latest_;
+  std::shared_ptr<const ActionIndex> actions_;
   bool stopping_ = false;
   std::atomic<bool> finished_{false};
   llvm::thread thread_; // last: started once everything above exists
@@ -98,6 +115,18 @@ struct OpenDocument {
   /// so nothing is answered until a full-text change or a reopen.
   bool outOfSync = false;
   std::unique_ptr<DocumentWorker> worker;
+  /// Line starts of `text`, built on first use for each version.
+  const LineIndex &lineIndex() {
+    if (linesVersion_ != version || lines_.empty()) {
+      lines_ = LineIndex(text);
+      linesVersion_ = version;
+    }
+    return lines_;
+  }
+
+private:
+  LineIndex lines_;
+  int64_t linesVersion_ = -1;
 };
 
 } // namespace nestor::lsp

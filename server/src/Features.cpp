@@ -28,10 +28,6 @@ unsigned lineOfOffset(llvm::StringRef text, size_t offset) {
   return unsigned(text.take_front(std::min(offset, text.size())).count('\n')) + 1;
 }
 
-bool isMainFile(const Snapshot &s, const SourceSpan &span) {
-  return span.file.empty() || (s.tu && span.file == s.tu->mainFile());
-}
-
 bool contains(const SourceSpan &span, size_t offset) {
   return span.valid() && span.begin.offset <= offset && offset <= span.end.offset;
 }
@@ -53,15 +49,14 @@ std::optional<llvm::StringRef> npPragmaText(llvm::StringRef line) {
   return rest;
 }
 
-struct RewriteOffer {
-  const Rewrite *rewrite = nullptr;
-  RewriteParams params;
-  std::string title;
-  bool applies = false;
-  std::string reason;
-};
+} // namespace
 
-/// Every variant of every rewrite of the target's kind, with prepare()'s verdict.
+bool isMainFile(const Snapshot &s, const SourceSpan &span) {
+  return span.file.empty() || (s.tu && span.file == s.tu->mainFile());
+}
+
+proto::Position positionIn(const Snapshot &s, size_t offset) { return s.lines.positionAt(s.text, offset); }
+
 std::vector<RewriteOffer> offersFor(const AnalyzedTU &tu, const RewriteTarget &t) {
   std::vector<RewriteOffer> out;
   for (const Rewrite *r : allRewrites()) {
@@ -86,6 +81,8 @@ std::vector<RewriteOffer> offersFor(const AnalyzedTU &tu, const RewriteTarget &t
   return out;
 }
 
+namespace {
+
 /// Markdown list of the rewrites of a target: applicable variants, and one
 /// line with the reason for each rewrite that does not apply.
 std::string rewritesMarkdown(const AnalyzedTU &tu, const RewriteTarget &t) {
@@ -101,19 +98,6 @@ std::string rewritesMarkdown(const AnalyzedTU &tu, const RewriteTarget &t) {
   if (md.empty()) return "";
   return "\n**Rewrites**\n\n" + md;
 }
-
-Value paramsJSON(const RewriteParams &p) {
-  Object o;
-  for (const auto &[k, v] : p) o[k] = v;
-  return o;
-}
-
-proto::TextEdit lspEdit(const Snapshot &s, const TextEdit &e) {
-  return proto::TextEdit{proto::Range(positionAt(s.text, e.span.begin.offset), positionAt(s.text, e.span.end.offset)),
-                         e.newText};
-}
-
-const char *targetKindName(RewriteTarget::Kind k) { return k == RewriteTarget::Kind::Loop ? "loop" : "launch"; }
 
 std::string tripCountText(const LoopSite &l) {
   switch (l.tripCount) {
@@ -186,10 +170,22 @@ std::string launchHover(const Snapshot &s, const LaunchSite &l) {
 
 } // namespace
 
+Value paramsJSON(const RewriteParams &p) {
+  Object o;
+  for (const auto &[k, v] : p) o[k] = v;
+  return o;
+}
+
+proto::TextEdit lspEdit(const Snapshot &s, const TextEdit &e) {
+  return proto::TextEdit{proto::Range(positionIn(s, e.span.begin.offset), positionIn(s, e.span.end.offset)), e.newText};
+}
+
+const char *targetKindName(RewriteTarget::Kind k) { return k == RewriteTarget::Kind::Loop ? "loop" : "launch"; }
+
 proto::Range rangeOf(const Snapshot &s, const SourceSpan &span) {
   if (!span.valid()) return proto::Range(proto::Position(0, 0));
   if (isMainFile(s, span))
-    return proto::Range(positionAt(s.text, span.begin.offset), positionAt(s.text, span.end.offset));
+    return proto::Range(positionIn(s, span.begin.offset), positionIn(s, span.end.offset));
   // Another file (a header): its text is not at hand, so columns are bytes.
   auto pos = [](const SourcePos &p) { return proto::Position(int(p.line) - 1, p.column ? int(p.column) - 1 : 0); };
   return proto::Range(pos(span.begin), span.end.valid() ? pos(span.end) : pos(span.begin));
@@ -313,15 +309,15 @@ std::string pragmaHover(const NpPragma &p, const LoopSite *loop, const std::vect
 }
 
 std::optional<std::string> hoverAt(const Snapshot &s, size_t offset, proto::Range &range) {
-  unsigned line = lineOfOffset(s.text, offset);
+  unsigned line = s.lines.empty() ? lineOfOffset(s.text, offset) : s.lines.lineOf(offset);
   llvm::StringRef lineStr = lineText(s.text, line - 1);
   if (auto pragmaText = npPragmaText(lineStr)) {
     {
       // Range: the whole directive line.
-      auto start = offsetAt(s.text, proto::Position(int(line) - 1, 0));
+      auto start = s.lines.offsetAt(s.text, proto::Position(int(line) - 1, 0));
       size_t b = start ? *start : offset;
       if (!start) llvm::consumeError(start.takeError());
-      range = proto::Range(positionAt(s.text, b), positionAt(s.text, b + lineStr.size()));
+      range = proto::Range(positionIn(s, b), positionIn(s, b + lineStr.size()));
     }
     const NpPragma *modelled = nullptr;
     const LoopSite *loop = nullptr;
@@ -436,119 +432,6 @@ std::optional<Array> pragmaCompletions(llvm::StringRef before) {
     item(c.name, Keyword, c.syntax, c.meaning, snippet, true, llvm::formatv("{0:2}", i++).str());
   }
   return items;
-}
-
-Array codeActions(const Snapshot &s, const CodeActionRequest &req) {
-  Array out;
-  if (!s.tu) return out;
-  auto wanted = [&](llvm::StringRef kind) {
-    if (req.only.empty()) return true;
-    for (const std::string &o : req.only)
-      if (kind == o || kind.starts_with(o + ".")) return true;
-    return false;
-  };
-  std::vector<Diagnostic> diags = diagnosticsFor(s, req.uri);
-  if (wanted("quickfix")) {
-    for (size_t i = 0; i < s.findings.size(); ++i) {
-      const Finding &f = s.findings[i];
-      if (!f.fix || !isMainFile(s, f.span)) continue;
-      if (f.span.begin.offset > req.end || req.begin > f.span.end.offset) continue;
-      CodeAction a;
-      a.title = f.fix->title;
-      a.kind = "quickfix";
-      a.isPreferred = true;
-      a.diagnostics.push_back(toJSON(diags[i + (s.configError ? 1 : 0)]));
-      VersionedEdit e{req.uri, s.version, {}};
-      for (const TextEdit &t : f.fix->edits) e.edits.push_back(lspEdit(s, t));
-      a.edit = std::move(e);
-      out.push_back(toJSON(a, req.documentChanges));
-    }
-  }
-  if (!wanted("refactor.rewrite")) return out;
-  unsigned line = lineOfOffset(s.text, req.begin);
-  for (RewriteTarget::Kind kind : {RewriteTarget::Kind::Launch, RewriteTarget::Kind::Loop}) {
-    std::optional<RewriteTarget> target = targetAtLine(s.tu->model(), kind, line);
-    if (!target) continue;
-    std::vector<RewriteOffer> offers = offersFor(*s.tu, *target);
-    std::set<const Rewrite *> applied;
-    for (const RewriteOffer &o : offers) {
-      if (!o.applies) continue;
-      applied.insert(o.rewrite);
-      CodeAction a;
-      a.title = o.title;
-      a.kind = "refactor.rewrite";
-      a.data = Object{{"uri", req.uri.uri().str()},
-                      {"version", s.version},
-                      {"rewrite", std::string(o.rewrite->id())},
-                      {"target", Object{{"kind", targetKindName(target->kind)}, {"id", target->id}}},
-                      {"params", paramsJSON(o.params)}};
-      Value v = toJSON(a, req.documentChanges);
-      if (!req.resolveEdits) {
-        // The client cannot resolve: compute the edit now.
-        auto resolved = resolveCodeAction(s, v, req.documentChanges);
-        if (!resolved) {
-          llvm::consumeError(resolved.takeError());
-          continue;
-        }
-        v = std::move(*resolved);
-      }
-      out.push_back(std::move(v));
-    }
-    // Rewrites that are relevant here (their kind of target is under the
-    // cursor) but refused: one disabled action each, with the reason.
-    std::set<const Rewrite *> refused;
-    for (const RewriteOffer &o : offers) {
-      if (o.applies || applied.count(o.rewrite) || !refused.insert(o.rewrite).second) continue;
-      CodeAction a;
-      a.title = o.title;
-      a.kind = "refactor.rewrite";
-      a.disabledReason = o.reason.empty() ? "does not apply here" : o.reason;
-      out.push_back(toJSON(a, req.documentChanges));
-    }
-  }
-  return out;
-}
-
-llvm::Expected<Value> resolveCodeAction(const Snapshot &s, const Value &actionIn, bool documentChanges) {
-  const Object *action = actionIn.getAsObject();
-  const Object *data = action ? action->getObject("data") : nullptr;
-  if (!data) return lspError(proto::ErrorCode::InvalidParams, "codeAction/resolve: the action has no Nestor data");
-  auto version = data->getInteger("version");
-  auto rewriteId = data->getString("rewrite");
-  auto uri = data->getString("uri");
-  const Object *target = data->getObject("target");
-  const Object *params = data->getObject("params");
-  if (!version || !rewriteId || !uri || !target || !params)
-    return lspError(proto::ErrorCode::InvalidParams, "codeAction/resolve: malformed Nestor data");
-  if (*version != s.version || !s.tu)
-    return lspError(proto::ErrorCode::ContentModified,
-                    llvm::formatv("the document changed (version {0} -> {1}) since this action was offered; "
-                                  "ask for code actions again", *version, s.version));
-  const Rewrite *r = findRewrite(rewriteId->str());
-  if (!r) return lspError(proto::ErrorCode::InvalidParams, "codeAction/resolve: unknown rewrite '" + *rewriteId + "'");
-  RewriteTarget t;
-  auto kind = target->getString("kind");
-  auto id = target->getInteger("id");
-  if (!kind || !id || (*kind != "loop" && *kind != "launch"))
-    return lspError(proto::ErrorCode::InvalidParams, "codeAction/resolve: malformed target");
-  t.kind = *kind == "loop" ? RewriteTarget::Kind::Loop : RewriteTarget::Kind::Launch;
-  t.id = int(*id);
-  RewriteParams given;
-  for (const auto &[k, v] : *params)
-    if (auto str = v.getAsString()) given[k.str()] = str->str();
-  auto resolved = resolveParams(*r, given);
-  if (!resolved) return lspError(proto::ErrorCode::InvalidParams, llvm::toString(resolved.takeError()));
-  Applicability a = r->prepare(*s.tu, t, *resolved);
-  if (!a.applies) return lspError(proto::ErrorCode::RequestFailed, r->title(*resolved) + " no longer applies: " + a.reason);
-  auto reps = r->apply(*s.tu, t, *resolved);
-  if (!reps) return lspError(proto::ErrorCode::RequestFailed, r->title(*resolved) + " failed: " + llvm::toString(reps.takeError()));
-  auto documentUri = proto::URIForFile::fromURI(*uri);
-  if (!documentUri) return lspError(proto::ErrorCode::InvalidParams, llvm::toString(documentUri.takeError()));
-  VersionedEdit e{*documentUri, s.version, {}};
-  for (const TextEdit &te : toTextEdits(*s.tu, *reps)) e.edits.push_back(lspEdit(s, te));
-  Object out = *action;
-  out["edit"] = toJSON(e, documentChanges);
-  return Value(std::move(out));
 }
 
 std::vector<CodeLens> codeLenses(const Snapshot &s, const proto::URIForFile &uri) {

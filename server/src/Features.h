@@ -4,11 +4,13 @@
 // the document's worker thread and never touch the transport.
 #pragma once
 
+#include "Document.h"
 #include "ProtocolExtras.h"
 
 #include "nestor/Analysis.h"
 #include "nestor/Config.h"
 #include "nestor/Finding.h"
+#include "nestor/Rewrite.h"
 
 #include <memory>
 #include <optional>
@@ -22,6 +24,8 @@ namespace nestor::lsp {
 struct Snapshot {
   int64_t version = 0;
   std::string text;
+  /// Line starts of `text`; empty: positions are found by scanning the text.
+  LineIndex lines;
   std::unique_ptr<AnalyzedTU> tu;
   std::vector<Finding> findings;
   std::optional<std::string> error;
@@ -48,21 +52,6 @@ std::string pragmaHover(const NpPragma &pragma, const LoopSite *loop, const std:
 /// is inside a `#pragma np` directive; nullopt otherwise.
 std::optional<llvm::json::Array> pragmaCompletions(llvm::StringRef lineBeforeCursor);
 
-struct CodeActionRequest {
-  proto::URIForFile uri;
-  size_t begin = 0, end = 0;         ///< byte offsets in the snapshot text
-  std::vector<std::string> only;     ///< requested kinds (prefixes); empty: all
-  bool resolveEdits = false;         ///< leave rewrite edits to codeAction/resolve
-  bool documentChanges = true;
-};
-llvm::json::Array codeActions(const Snapshot &s, const CodeActionRequest &req);
-
-/// codeAction/resolve: computes the edit of a rewrite action made by
-/// codeActions(). Fails with ContentModified when `s` is not the version the
-/// action was computed for.
-llvm::Expected<llvm::json::Value> resolveCodeAction(const Snapshot &s, const llvm::json::Value &action,
-                                                    bool documentChanges);
-
 /// "Profile variants" above each kernel that has findings.
 std::vector<CodeLens> codeLenses(const Snapshot &s, const proto::URIForFile &uri);
 
@@ -72,5 +61,23 @@ llvm::Expected<llvm::json::Array> profileCandidates(const Snapshot &s, const std
 
 /// Range of a span of the snapshot's main file (UTF-16 positions).
 proto::Range rangeOf(const Snapshot &s, const SourceSpan &span);
+/// UTF-16 position of a byte offset of the snapshot's text.
+proto::Position positionIn(const Snapshot &s, size_t offset);
+bool isMainFile(const Snapshot &s, const SourceSpan &span);
+
+/// One rewrite x variant for a target, with prepare()'s verdict.
+struct RewriteOffer {
+  const Rewrite *rewrite = nullptr;
+  RewriteParams params;
+  std::string title;
+  bool applies = false;
+  std::string reason; ///< why not, with the blocking line
+};
+/// Every variant of every rewrite of the target's kind.
+std::vector<RewriteOffer> offersFor(const AnalyzedTU &tu, const RewriteTarget &t);
+
+llvm::json::Value paramsJSON(const RewriteParams &p);
+proto::TextEdit lspEdit(const Snapshot &s, const TextEdit &e);
+const char *targetKindName(RewriteTarget::Kind k);
 
 } // namespace nestor::lsp

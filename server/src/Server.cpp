@@ -47,6 +47,7 @@ void Server::onServerStatus(const proto::NoParams &, Callback<Value> reply) {
                      {"analyses", int64_t(stats_.analyses.load())},
                      {"cancelledAnalyses", int64_t(stats_.cancelled.load())},
                      {"supersededAnalyses", int64_t(stats_.superseded.load())},
+                     {"runningAnalyses", int64_t(stats_.running.load())},
                      {"workspaceTrusted", settings_.workspaceTrusted},
                      {"gpuArch", flags_.gpuArch}}));
 }
@@ -171,7 +172,7 @@ void Server::onDidClose(const proto::DidCloseTextDocumentParams &p) {
 }
 
 std::unique_ptr<DocumentWorker> Server::makeWorker(const proto::URIForFile &uri) {
-  return std::make_unique<DocumentWorker>(uri.file().str(), preambles_, stats_,
+  return std::make_unique<DocumentWorker>(uri.file().str(), uri, preambles_, stats_,
                                           [this, uri](const Snapshot &s) { publish(uri, s); });
 }
 
@@ -255,10 +256,10 @@ void Server::onHover(const proto::TextDocumentPositionParams &p, Callback<Value>
   if (!ready(reply)) return;
   OpenDocument *d = documentFor(p.textDocument.uri, reply);
   if (!d) return;
-  if (auto off = offsetAt(d->text, p.position); !off) return reply(off.takeError());
+  if (auto off = d->lineIndex().offsetAt(d->text, p.position); !off) return reply(off.takeError());
   proto::Position pos = p.position;
   enqueue(*d, std::move(reply), [pos](const Snapshot &s) -> llvm::Expected<Value> {
-    auto off = offsetAt(s.text, pos, /*clampColumn=*/true);
+    auto off = s.lines.offsetAt(s.text, pos, /*clampColumn=*/true);
     if (!off) return off.takeError();
     proto::Range range;
     auto md = hoverAt(s, *off, range);
@@ -271,10 +272,11 @@ void Server::onCompletion(const proto::CompletionParams &p, Callback<Value> repl
   if (!ready(reply)) return;
   OpenDocument *d = documentFor(p.textDocument.uri, reply);
   if (!d) return;
-  auto off = offsetAt(d->text, p.position);
+  const LineIndex &lines = d->lineIndex();
+  auto off = lines.offsetAt(d->text, p.position);
   if (!off) return reply(off.takeError());
   // Needs only the text: answered at once, without waiting for analysis.
-  auto lineStart = offsetAt(d->text, proto::Position(p.position.line, 0));
+  auto lineStart = lines.offsetAt(d->text, proto::Position(p.position.line, 0));
   if (!lineStart) return reply(lineStart.takeError());
   auto items = pragmaCompletions(llvm::StringRef(d->text).slice(*lineStart, *off));
   reply(Value(Object{{"isIncomplete", false}, {"items", items ? std::move(*items) : Array{}}}));
@@ -284,16 +286,31 @@ void Server::onCodeAction(const proto::CodeActionParams &p, Callback<Value> repl
   if (!ready(reply)) return;
   OpenDocument *d = documentFor(p.textDocument.uri, reply);
   if (!d) return;
-  for (const proto::Position &pos : {p.range.start, p.range.end})
-    if (auto off = offsetAt(d->text, pos, /*clampColumn=*/true); !off) return reply(off.takeError());
+  const LineIndex &lines = d->lineIndex();
+  auto begin = lines.offsetAt(d->text, p.range.start, /*clampColumn=*/true);
+  if (!begin) return reply(begin.takeError());
+  auto end = lines.offsetAt(d->text, p.range.end, /*clampColumn=*/true);
+  if (!end) return reply(end.takeError());
   CodeActionRequest req;
   req.uri = p.textDocument.uri;
   req.only = p.context.only;
   req.resolveEdits = resolveEdits_;
   req.documentChanges = documentChanges_;
+  req.begin = *begin;
+  req.end = std::max(*begin, *end);
+  // At once, from the newest analysis' actions, when the edits since then
+  // left this range and its actions' text alone (edits are resolved later,
+  // on the current analysis). Clients that cannot resolve need the edits in
+  // the answer, computed on the worker.
+  if (resolveEdits_)
+    if (auto index = d->worker->actions())
+      if (auto actions = codeActions(*index, req, DocumentNow{d->version, d->text, &lines}))
+        return reply(Value(std::move(*actions)));
+  // Otherwise after the analysis of this text.
   proto::Range range = p.range;
-  enqueue(*d, std::move(reply), [req, range](const Snapshot &s) mutable -> llvm::Expected<Value> {
-    auto b = offsetAt(s.text, range.start, true), e = offsetAt(s.text, range.end, true);
+  DocumentWorker *worker = d->worker.get(); // the task runs on its thread
+  enqueue(*d, std::move(reply), [req, range, worker](const Snapshot &s) mutable -> llvm::Expected<Value> {
+    auto b = s.lines.offsetAt(s.text, range.start, true), e = s.lines.offsetAt(s.text, range.end, true);
     if (!b || !e) {
       llvm::consumeError(b.takeError());
       llvm::consumeError(e.takeError());
@@ -301,7 +318,8 @@ void Server::onCodeAction(const proto::CodeActionParams &p, Callback<Value> repl
     }
     req.begin = *b;
     req.end = std::max(*b, *e);
-    return Value(codeActions(s, req));
+    auto index = worker->actions();
+    return Value(codeActions(s, req, index.get()));
   });
 }
 

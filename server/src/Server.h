@@ -5,6 +5,7 @@
 // input checking in CheckedInput.h; document scheduling in DocumentWorker.h.
 #pragma once
 #include "CheckedInput.h"
+#include "CodeActions.h"
 #include "DocumentWorker.h"
 #include "Features.h"
 #include "ProtocolExtras.h"

@@ -2,6 +2,7 @@
 // edits, hover and completion text, and the features on a real analysis
 // (diagnostics, quick fix, code lens, profile candidates, preamble reuse).
 #include "Document.h"
+#include "CodeActions.h"
 #include "Features.h"
 
 #include "nestor/Analysis.h"
@@ -12,6 +13,11 @@
 #include "llvm/Support/Path.h"
 
 #include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <thread>
 
 using namespace nestor;
 using namespace nestor::lsp;
@@ -75,6 +81,72 @@ TEST(Positions, CrLfLinesExcludeTheCarriageReturn) {
   std::string text = "ab\r\ncd";
   EXPECT_EQ(lineText(text, 0), "ab");
   EXPECT_EQ(offsetOrDie(text, Position(1, 1)), 5u);
+}
+
+TEST(Positions, LineIndexAgreesWithTheScan) {
+  // ASCII, CRLF, 2- and 4-byte sequences, invalid and truncated bytes,
+  // empty lines, no final newline.
+  for (std::string text : {std::string("ab\ncde\n\nf"), std::string("a\r\nb\xC3\xA9\r\n\xF0\x9F\x98\x80x\n"),
+                           std::string("\xFF\xC3\n\xE2\x82\n\xF0\x9F\n"), std::string(""), std::string("\n\n")}) {
+    LineIndex index(text);
+    for (size_t off = 0; off <= text.size() + 2; ++off) {
+      Position a = positionAt(text, off), b = index.positionAt(text, off);
+      EXPECT_EQ(a.line, b.line) << "offset " << off;
+      EXPECT_EQ(a.character, b.character) << "offset " << off;
+    }
+    for (int line = -1; line <= int(lineCount(text)) + 1; ++line)
+      for (int ch = -1; ch <= 8; ++ch)
+        for (bool clamp : {false, true}) {
+          auto a = offsetAt(text, Position(line, ch), clamp), b = index.offsetAt(text, Position(line, ch), clamp);
+          ASSERT_EQ(bool(a), bool(b)) << line << ":" << ch;
+          if (a) EXPECT_EQ(*a, *b) << line << ":" << ch;
+          else {
+            EXPECT_EQ(llvm::toString(a.takeError()), llvm::toString(b.takeError()));
+          }
+        }
+  }
+}
+
+TEST(Positions, InsideASurrogatePairMapsToTheEndOfTheCodePoint) {
+  std::string text = "x\xF0\x9F\x98\x80y"; // x, U+1F600 (2 UTF-16 units), y
+  LineIndex index(text);
+  EXPECT_EQ(*index.offsetAt(text, Position(0, 2)), 5u); // between the two surrogates
+  EXPECT_EQ(*index.offsetAt(text, Position(0, 3)), 5u);
+  EXPECT_EQ(index.positionAt(text, 3).character, 3);  // a byte inside the sequence
+}
+
+TEST(TextDeltas, MapOffsetsAroundTheChangedRegion) {
+  TextDelta d = TextDelta::between("abcdef", "abXYZdef"); // "c" -> "XYZ"
+  EXPECT_EQ(d.prefix, 2u);
+  EXPECT_EQ(d.oldEnd, 3u);
+  EXPECT_EQ(d.newEnd, 5u);
+  EXPECT_EQ(d.toOld(1), std::optional<size_t>(1));
+  EXPECT_EQ(d.toOld(3), std::nullopt);              // inside the new text
+  EXPECT_EQ(d.toOld(6), std::optional<size_t>(4));  // 'e'
+  EXPECT_EQ(d.toNew(4), std::optional<size_t>(6));
+  EXPECT_EQ(d.toNew(2), std::nullopt);              // the replaced 'c'
+  EXPECT_TRUE(d.keeps(0, 1));
+  EXPECT_TRUE(d.keeps(4, 5));
+  EXPECT_FALSE(d.keeps(1, 2)); // touches the region
+  EXPECT_FALSE(d.keeps(0, 5)); // spans it
+  TextDelta same = TextDelta::between("abc", "abc");
+  EXPECT_TRUE(same.unchanged());
+  EXPECT_EQ(same.toOld(1), std::optional<size_t>(1));
+  TextDelta repeated = TextDelta::between("aaaa", "aaaaa"); // prefix and suffix must not overlap
+  EXPECT_LE(repeated.prefix, repeated.oldEnd);
+  EXPECT_EQ(repeated.newEnd - repeated.prefix, 1u);
+  // Texts longer than the comparison blocks, changed off a block boundary.
+  std::string big(20000, 'x');
+  for (size_t i = 0; i < big.size(); i += 7) big[i] = char('a' + i % 23);
+  std::string edited = big;
+  edited.replace(9001, 3, "CHANGED");
+  TextDelta b = TextDelta::between(big, edited);
+  EXPECT_EQ(b.prefix, 9001u);
+  EXPECT_EQ(b.oldEnd, 9004u);
+  EXPECT_EQ(b.newEnd, 9008u);
+  EXPECT_EQ(b.toOld(15000), std::optional<size_t>(14996));
+  TextDelta longSame = TextDelta::between(big, big);
+  EXPECT_TRUE(longSame.unchanged());
 }
 
 TextDocumentContentChangeEvent change(int l0, int c0, int l1, int c1, std::string text) {
@@ -197,6 +269,7 @@ protected:
     Snapshot s;
     s.version = version;
     s.text = text;
+    s.lines = LineIndex(text);
     AnalysisOptions opts;
     opts.contents = text;
     auto tu = analyzeFile(path_, opts, cache);
@@ -325,6 +398,114 @@ TEST_F(OnAnalysis, AnEditBelowTheIncludesReusesThePreamble) {
   text.insert(0, "#include <cstdio>\n"); // the include block changed: a rebuild is right
   Snapshot third = analyse(text, 3, &cache);
   EXPECT_EQ(cache.builds(), 2u);
+}
+
+TEST_F(OnAnalysis, ACancelledAnalysisStopsEvenMidParse) {
+  // Long enough that the flag, set after 50 ms, lands in the parse (or
+  // before it): either way the analysis must end as cancelled, not with a TU.
+  std::string text;
+  for (int i = 0; i < 4000; ++i) text += std::string(kTmv).replace(std::string(kTmv).find("tmv("), 3, "k" + std::to_string(i));
+  std::atomic<bool> cancelled{false};
+  AnalysisOptions opts;
+  opts.contents = text;
+  opts.cancelled = &cancelled;
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    cancelled = true;
+  });
+  auto started = std::chrono::steady_clock::now();
+  auto tu = analyzeFile(path_, opts);
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  canceller.join();
+  ASSERT_FALSE(bool(tu)) << "a TU came back from a cancelled analysis";
+  EXPECT_NE(llvm::toString(tu.takeError()).find("cancelled"), std::string::npos);
+  // Figure, not a bound: a full analysis of this text takes seconds.
+  std::printf("     cancelled after 50 ms: analyzeFile returned after %.0f ms\n", ms);
+}
+
+const llvm::json::Object *actionOfKind(const llvm::json::Array &actions, llvm::StringRef kind, bool withData = true) {
+  for (const llvm::json::Value &a : actions) {
+    const llvm::json::Object *o = a.getAsObject();
+    if (o->getString("kind") == std::optional<llvm::StringRef>(kind) && (!withData || o->getObject("data"))) return o;
+  }
+  return nullptr;
+}
+
+TEST_F(OnAnalysis, AnOlderAnalysisAnswersWhereTheEditsLeftTheTextAlone) {
+  Snapshot s1 = analyse(kTmv, 1);
+  std::shared_ptr<const ActionIndex> index = buildActionIndex(s1, uri_);
+  ASSERT_TRUE(index);
+  // Version 2 adds a line at the top: the loop moves down a line.
+  std::string text2 = std::string("// an edit\n") + kTmv;
+  CodeActionRequest req;
+  req.uri = uri_;
+  req.begin = req.end = text2.find("for (");
+  req.resolveEdits = true;
+  auto actions = codeActions(*index, req, DocumentNow{2, text2, nullptr});
+  ASSERT_TRUE(actions) << "an edit two lines above the loop must not hold the answer back";
+  const llvm::json::Object *fix = actionOfKind(*actions, "quickfix");
+  ASSERT_TRUE(fix);
+  EXPECT_FALSE(fix->get("edit")) << "an edit computed on version 1 must not be offered for version 2";
+  EXPECT_EQ(fix->getObject("data")->getInteger("version"), 2);
+  EXPECT_EQ(fix->getObject("data")->getObject("fix")->getObject("at")->getInteger("line"), 5);
+  const llvm::json::Object *diag = (*fix->getArray("diagnostics"))[0].getAsObject();
+  EXPECT_EQ(diag->getObject("range")->getObject("start")->getInteger("line"), 5);
+  const llvm::json::Object *rewrite = actionOfKind(*actions, "refactor.rewrite");
+  ASSERT_TRUE(rewrite);
+  EXPECT_EQ(rewrite->getObject("data")->getObject("target")->getObject("at")->getInteger("line"), 5);
+
+  // Resolved on the analysis of version 2: edits of version 2's text.
+  Snapshot s2 = analyse(text2, 2);
+  auto resolvedFix = resolveCodeAction(s2, llvm::json::Value(llvm::json::Object(*fix)), true);
+  ASSERT_TRUE(bool(resolvedFix)) << llvm::toString(resolvedFix.takeError());
+  const llvm::json::Object *change = (*resolvedFix->getAsObject()->getObject("edit")->getArray("documentChanges"))[0].getAsObject();
+  EXPECT_EQ(change->getObject("textDocument")->getInteger("version"), 2);
+  const llvm::json::Object *edit = (*change->getArray("edits"))[0].getAsObject();
+  EXPECT_EQ(edit->getObject("range")->getObject("start")->getInteger("line"), 5);
+  EXPECT_EQ(edit->getString("newText"), std::optional<llvm::StringRef>("  #pragma np parallel for reduction(+:sum)\n"));
+  auto resolvedRewrite = resolveCodeAction(s2, llvm::json::Value(llvm::json::Object(*rewrite)), true);
+  ASSERT_TRUE(bool(resolvedRewrite)) << llvm::toString(resolvedRewrite.takeError());
+  EXPECT_TRUE(resolvedRewrite->getAsObject()->getObject("edit"));
+  // ... and never on version 1's.
+  auto onOld = resolveCodeAction(s1, llvm::json::Value(llvm::json::Object(*fix)), true);
+  ASSERT_FALSE(bool(onOld));
+  EXPECT_NE(llvm::toString(onOld.takeError()).find("changed"), std::string::npos);
+
+  // A client that cannot resolve gets no stale answer: it waits.
+  req.resolveEdits = false;
+  EXPECT_FALSE(codeActions(*index, req, DocumentNow{2, text2, nullptr}));
+  req.resolveEdits = true;
+  // An edit inside the loop: only the new analysis can answer.
+  std::string text3 = kTmv;
+  text3.replace(text3.find("sum += "), 7, "sum -= ");
+  req.begin = req.end = text3.find("for (");
+  EXPECT_FALSE(codeActions(*index, req, DocumentNow{3, text3, nullptr}));
+  // The cursor on the edited line: likewise.
+  req.begin = req.end = text3.find("sum -= ") + 4;
+  EXPECT_FALSE(codeActions(*index, req, DocumentNow{3, text3, nullptr}));
+}
+
+TEST_F(OnAnalysis, AStaleActionWhoseTargetIsGoneFailsToResolve) {
+  Snapshot s1 = analyse(kTmv, 1);
+  auto index = buildActionIndex(s1, uri_);
+  std::string text2 = std::string("// an edit\n") + kTmv;
+  CodeActionRequest req;
+  req.uri = uri_;
+  req.begin = req.end = text2.find("for (");
+  req.resolveEdits = true;
+  auto actions = codeActions(*index, req, DocumentNow{2, text2, nullptr});
+  ASSERT_TRUE(actions);
+  const llvm::json::Object *fix = actionOfKind(*actions, "quickfix");
+  const llvm::json::Object *rewrite = actionOfKind(*actions, "refactor.rewrite");
+  ASSERT_TRUE(fix && rewrite);
+  // Version 2 as the server later analyses it: the loop was deleted too.
+  std::string gone = text2.substr(0, text2.find("  for (")) + "  c[tx] = sum;\n}\n";
+  Snapshot s2 = analyse(gone, 2);
+  for (const llvm::json::Object *a : {fix, rewrite}) {
+    auto r = resolveCodeAction(s2, llvm::json::Value(llvm::json::Object(*a)), true);
+    ASSERT_FALSE(bool(r));
+    EXPECT_NE(llvm::toString(r.takeError()).find("gone"), std::string::npos);
+  }
 }
 
 } // namespace

@@ -18,10 +18,10 @@ class LspError(Exception):
 
 
 class LspClient:
-    def __init__(self, argv, cwd=None, env=None, stderr=None):
+    def __init__(self, argv, cwd=None, env=None, stderr=None, preexec_fn=None):
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=stderr if stderr is not None else subprocess.DEVNULL,
-                                     cwd=cwd, env=env)
+                                     cwd=cwd, env=env, preexec_fn=preexec_fn)
         self.next_id = 1
         self.responses = {}
         self.notifications = []
@@ -37,6 +37,15 @@ class LspClient:
 
     def send(self, msg):
         self.send_raw(json.dumps(msg).encode())
+
+    def send_many(self, msgs):
+        """Several messages in one write: the server reads them back to back."""
+        data = b""
+        for msg in msgs:
+            body = json.dumps(msg).encode()
+            data += b"Content-Length: %d\r\n\r\n" % len(body) + body
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
 
     def _read(self):
         out = self.proc.stdout

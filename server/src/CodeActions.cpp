@@ -50,6 +50,41 @@ struct Mapper {
   }
 };
 
+
+/// The rewrites offered for one target: applicable ones with their data for
+/// codeAction/resolve, refused ones disabled with the reason.
+void offerRewrites(const TargetActions &t, const Mapper &map, const CodeActionRequest &req, Array &out) {
+  const DocumentNow &now = map.now;
+  Object target{{"kind", targetKindName(t.target.kind)},
+                {"id", t.target.id},
+                {"at", positionJSON(map.position(t.spanBegin))}};
+  std::set<const Rewrite *> applied;
+  for (const RewriteOffer &o : t.offers) {
+    if (!o.applies) continue;
+    applied.insert(o.rewrite);
+    CodeAction a;
+    a.title = o.title;
+    a.kind = "refactor.rewrite";
+    a.data = Object{{"uri", req.uri.uri().str()},
+                    {"version", now.version},
+                    {"rewrite", std::string(o.rewrite->id())},
+                    {"target", Object(target)},
+                    {"params", paramsJSON(o.params)}};
+    out.push_back(toJSON(a, req.documentChanges));
+  }
+  // Rewrites that are relevant here (their kind of target is under the
+  // cursor) but refused: one disabled action each, with the reason.
+  std::set<const Rewrite *> refused;
+  for (const RewriteOffer &o : t.offers) {
+    if (o.applies || applied.count(o.rewrite) || !refused.insert(o.rewrite).second) continue;
+    CodeAction a;
+    a.title = o.title;
+    a.kind = "refactor.rewrite";
+    a.disabledReason = o.reason.empty() ? "does not apply here" : o.reason;
+    out.push_back(toJSON(a, req.documentChanges));
+  }
+}
+
 } // namespace
 
 std::shared_ptr<const ActionIndex> buildActionIndex(const Snapshot &s, const proto::URIForFile &uri,
@@ -149,34 +184,56 @@ std::optional<Array> codeActions(const ActionIndex &index, const CodeActionReque
     if (it == byLine->end()) continue;
     const TargetActions &t = index.targets[it->second];
     if (!map.delta.keeps(t.begin, t.end)) return std::nullopt;
-    Object target{{"kind", targetKindName(t.target.kind)},
-                  {"id", t.target.id},
-                  {"at", positionJSON(map.position(t.spanBegin))}};
-    std::set<const Rewrite *> applied;
-    for (const RewriteOffer &o : t.offers) {
-      if (!o.applies) continue;
-      applied.insert(o.rewrite);
+    offerRewrites(t, map, req, out);
+  }
+  return out;
+}
+
+Array codeActionsAroundEdit(const ActionIndex &index, const CodeActionRequest &req, const DocumentNow &now) {
+  Mapper map(index, now);
+  Array out;
+  if (!map.stale() || !req.resolveEdits) return out;
+  // The request's line in the index's text: through the start of its line,
+  // or, when that start was edited, the same number if the edits added or
+  // removed no line before it.
+  const TextDelta &d = map.delta;
+  unsigned newLine = map.lines.lineOf(req.begin);
+  std::optional<unsigned> oldLine;
+  auto lineStart = map.lines.offsetAt(now.text, proto::Position(int(newLine) - 1, 0));
+  if (lineStart) {
+    if (auto old = d.toOld(*lineStart)) oldLine = index.lines.lineOf(*old);
+  } else {
+    llvm::consumeError(lineStart.takeError());
+  }
+  llvm::StringRef oldText(index.text), newText(now.text);
+  if (!oldLine && oldText.slice(d.prefix, d.oldEnd).count('\n') == newText.slice(d.prefix, d.newEnd).count('\n'))
+    oldLine = newLine;
+  if (wanted(req, "quickfix")) {
+    auto begin = d.toOld(req.begin), end = d.toOld(req.end);
+    for (const FixAction &f : index.fixes) {
+      if (!begin || !end || f.begin > *end || *begin > f.end || !d.keeps(f.touchBegin, f.touchEnd)) continue;
       CodeAction a;
-      a.title = o.title;
-      a.kind = "refactor.rewrite";
+      a.title = f.title;
+      a.kind = "quickfix";
+      a.isPreferred = true;
+      Diagnostic diag = f.diagnostic;
+      diag.base.range = proto::Range(map.position(f.begin), map.position(f.end));
+      a.diagnostics.push_back(toJSON(diag));
       a.data = Object{{"uri", req.uri.uri().str()},
                       {"version", now.version},
-                      {"rewrite", std::string(o.rewrite->id())},
-                      {"target", Object(target)},
-                      {"params", paramsJSON(o.params)}};
+                      {"fix", Object{{"rule", f.ruleId}, {"title", f.title}, {"at", positionJSON(map.position(f.begin))}}}};
       out.push_back(toJSON(a, req.documentChanges));
     }
-    // Rewrites that are relevant here (their kind of target is under the
-    // cursor) but refused: one disabled action each, with the reason.
-    std::set<const Rewrite *> refused;
-    for (const RewriteOffer &o : t.offers) {
-      if (o.applies || applied.count(o.rewrite) || !refused.insert(o.rewrite).second) continue;
-      CodeAction a;
-      a.title = o.title;
-      a.kind = "refactor.rewrite";
-      a.disabledReason = o.reason.empty() ? "does not apply here" : o.reason;
-      out.push_back(toJSON(a, req.documentChanges));
-    }
+  }
+  if (!oldLine || !wanted(req, "refactor.rewrite")) return out;
+  for (const auto *byLine : {&index.launchAtLine, &index.loopAtLine}) {
+    auto it = byLine->find(*oldLine);
+    if (it == byLine->end()) continue;
+    const TargetActions &t = index.targets[it->second];
+    // Resolve finds the target where it starts: that start must have a
+    // place in the current text.
+    if (!d.toNew(t.spanBegin)) continue;
+    offerRewrites(t, map, req, out);
   }
   return out;
 }

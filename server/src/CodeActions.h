@@ -81,6 +81,15 @@ struct CodeActionRequest {
 std::optional<llvm::json::Array> codeActions(const ActionIndex &index, const CodeActionRequest &req,
                                              const DocumentNow &now);
 
+/// When codeActions(index, ...) could not answer because the edits since the
+/// index touched the request's line, its loop or launch: the rewrites of the
+/// loop or launch on that line as the index saw it, titles only (each one's
+/// edit comes from codeAction/resolve, which finds the target again on the
+/// current analysis and runs its prepare() again, failing if it no longer
+/// applies), and the quick fixes the edits left untouched. Never an edit of
+/// another text. Requires req.resolveEdits.
+llvm::json::Array codeActionsAroundEdit(const ActionIndex &index, const CodeActionRequest &req, const DocumentNow &now);
+
 /// The actions of a snapshot's own text (offsets in s.text). Uses `index`
 /// when it is of this snapshot, else builds one; computes rewrite edits at
 /// once unless req.resolveEdits.

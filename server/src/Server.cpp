@@ -303,9 +303,17 @@ void Server::onCodeAction(const proto::CodeActionParams &p, Callback<Value> repl
   // on the current analysis). Clients that cannot resolve need the edits in
   // the answer, computed on the worker.
   if (resolveEdits_)
-    if (auto index = d->worker->actions())
-      if (auto actions = codeActions(*index, req, DocumentNow{d->version, d->text, &lines}))
-        return reply(Value(std::move(*actions)));
+    if (auto index = d->worker->actions()) {
+      DocumentNow now{d->version, d->text, &lines};
+      if (auto actions = codeActions(*index, req, now)) return reply(Value(std::move(*actions)));
+      // The edits touched what was asked about: answer from the older index
+      // around the edit at once (rewrite titles, untouched quick fixes; each
+      // edit comes from resolve on the current analysis, which checks the
+      // rewrite still applies). Waiting, even a few milliseconds, costs more
+      // than it saves on a loaded machine, and VS Code asks again when the
+      // new diagnostics arrive.
+      return reply(Value(codeActionsAroundEdit(*index, req, now)));
+    }
   // Otherwise after the analysis of this text.
   proto::Range range = p.range;
   DocumentWorker *worker = d->worker.get(); // the task runs on its thread

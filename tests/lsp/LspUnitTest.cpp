@@ -485,6 +485,45 @@ TEST_F(OnAnalysis, AnOlderAnalysisAnswersWhereTheEditsLeftTheTextAlone) {
   EXPECT_FALSE(codeActions(*index, req, DocumentNow{3, text3, nullptr}));
 }
 
+// The first request after a keystroke in the loop's own header: the index of
+// the previous text answers with the loop's rewrites (titles, no edits) and
+// resolve checks them on the current analysis.
+TEST_F(OnAnalysis, AroundAnEditOfTheLoopItselfRewritesAreOfferedForResolve) {
+  Snapshot s1 = analyse(kTmv, 1);
+  auto index = buildActionIndex(s1, uri_);
+  ASSERT_TRUE(index);
+  std::string text2 = kTmv;
+  text2.replace(text2.find("i < h"), 5, "i < h - 1"); // typed in the header
+  CodeActionRequest req;
+  req.uri = uri_;
+  req.begin = req.end = text2.find("h - 1") + 5; // the cursor after the edit
+  req.resolveEdits = true;
+  ASSERT_FALSE(codeActions(*index, req, DocumentNow{2, text2, nullptr})) << "the edit touched the loop";
+  llvm::json::Array around = codeActionsAroundEdit(*index, req, DocumentNow{2, text2, nullptr});
+  const llvm::json::Object *rewrite = actionOfKind(around, "refactor.rewrite");
+  ASSERT_TRUE(rewrite) << "the loop's rewrites, from the previous analysis";
+  for (const llvm::json::Value &a : around) EXPECT_FALSE(a.getAsObject()->get("edit")) << "no edit of another text";
+  EXPECT_EQ(rewrite->getObject("data")->getInteger("version"), 2);
+  EXPECT_EQ(rewrite->getObject("data")->getObject("target")->getObject("at")->getInteger("line"), 4);
+  EXPECT_FALSE(actionOfKind(around, "quickfix")) << "the loop's finding was under the edit";
+
+  // Resolved on version 2's analysis: the loop is there, the edit is of its text.
+  Snapshot s2 = analyse(text2, 2);
+  auto resolved = resolveCodeAction(s2, llvm::json::Value(llvm::json::Object(*rewrite)), true);
+  ASSERT_TRUE(bool(resolved)) << llvm::toString(resolved.takeError());
+  EXPECT_TRUE(resolved->getAsObject()->getObject("edit"));
+  // A keystroke that turned the loop into something else: resolve says so.
+  std::string broken = kTmv;
+  broken.replace(broken.find("for (int i = 0; i < h; i++)"), 27, "if (h > 0)");
+  Snapshot s3 = analyse(broken, 2);
+  auto refused = resolveCodeAction(s3, llvm::json::Value(llvm::json::Object(*rewrite)), true);
+  ASSERT_FALSE(bool(refused));
+  EXPECT_NE(llvm::toString(refused.takeError()).find("ask for code actions again"), std::string::npos);
+  // Clients that cannot resolve get nothing from an older text.
+  req.resolveEdits = false;
+  EXPECT_TRUE(codeActionsAroundEdit(*index, req, DocumentNow{2, text2, nullptr}).empty());
+}
+
 TEST_F(OnAnalysis, AStaleActionWhoseTargetIsGoneFailsToResolve) {
   Snapshot s1 = analyse(kTmv, 1);
   auto index = buildActionIndex(s1, uri_);

@@ -37,8 +37,11 @@ inline int run_main(const char* program, int argc, char** argv, unsigned init,
     std::fprintf(stderr, "%s: %s\n%s", program, e.what(), usage());
     return 2;
   }
-  // Dynamic-parallelism variants keep up to one pending launch per node.
-  cudaError_t limit = cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, t.nodes + 4096);
+  // Dynamic-parallelism variants keep up to two pending launches (the grid and
+  // its tail launch) per node with children.
+  size_t internal = 0;
+  for (uint32_t v = 0; v < t.nodes; ++v) internal += t.degree(v) > 0;
+  cudaError_t limit = cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, 2 * internal + 4096);
   if (limit != cudaSuccess && limit != cudaErrorUnsupportedLimit) TREE_CUDA_CHECK(limit);
   (void)cudaGetLastError();
   unsigned *d_offsets, *d_children, *d_values;

@@ -4,8 +4,8 @@
 // rec-flat runs a recursion over CSR children level by level, without
 // dynamic parallelism: level L's frontier holds the nodes whose children the
 // recursion visits at depth L (the root, then every child that recursed).
-//   1. expand(): each frontier node's child count (degrees), an inclusive scan
-//      of the counts (CUB) gives every (node, child) pair its index, and the
+//   1. expand(): each frontier node's child count, a scan of the counts
+//      (CUB, first[0] = 0) gives every (node, child) pair its index, and the
 //      total sizes the next frontier exactly: a pair pushes at most one node,
 //      so the next level's buffer cannot overflow;
 //   2. the rewritten level kernel runs one thread per pair (owner(): binary
@@ -50,12 +50,11 @@ __device__ __forceinline__ void push(T *queue, unsigned *count, T v) {
   queue[atomicAdd(count, 1u)] = v;
 }
 
-/// counts[i + 1] = children of frontier[i] (counts[0] is the scan's 0).
+/// counts[i] = children of frontier[i].
 template <class O, class T>
 __global__ void child_counts(const O *offsets, const T *frontier, unsigned nodes, unsigned *counts) {
   for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < nodes; i += gridDim.x * blockDim.x)
-    counts[i + 1] = unsigned(offsets[frontier[i] + 1] - offsets[frontier[i]]);
-  if (blockIdx.x == 0 && threadIdx.x == 0) counts[0] = 0;
+    counts[i] = unsigned(offsets[frontier[i] + 1] - offsets[frontier[i]]);
 }
 
 /// Device buffer that only grows.
@@ -94,13 +93,15 @@ public:
     const size_t L = sizes_.size() - 1;
     const unsigned n = sizes_[L];
     if (n == 0) return false;
+    unsigned *counts = p.counts.reserve(n, "child counts");
     unsigned *first = p.first.reserve(size_t(n) + 1, "child-count scan");
-    child_counts<<<blocks_for(n), block_size>>>(offsets, p.level(L).data, n, first);
+    child_counts<<<blocks_for(n), block_size>>>(offsets, p.level(L).data, n, counts);
     check(cudaGetLastError(), "child counts");
+    check(cudaMemsetAsync(first, 0, sizeof(unsigned)), "scan start");
     size_t temp = 0;
-    check(cub::DeviceScan::InclusiveSum(nullptr, temp, first + 1, first + 1, int(n)), "scan size");
+    check(cub::DeviceScan::InclusiveSum(nullptr, temp, counts, first + 1, int(n)), "scan size");
     void *t = p.temp.reserve(temp ? temp : 1, "scan storage");
-    check(cub::DeviceScan::InclusiveSum(t, temp, first + 1, first + 1, int(n)), "scan");
+    check(cub::DeviceScan::InclusiveSum(t, temp, counts, first + 1, int(n)), "scan");
     check(cudaMemcpy(&pairs_, first + n, sizeof(unsigned), cudaMemcpyDeviceToHost), "read the pair count");
     if (pairs_ == 0) return false;
     p.level(L + 1).reserve(pairs_, "next frontier");
@@ -136,7 +137,7 @@ public:
 private:
   struct pool {
     std::vector<grow_buffer<T>> levels;
-    grow_buffer<unsigned> first, count;
+    grow_buffer<unsigned> counts, first, count;
     grow_buffer<unsigned char> temp;
     grow_buffer<T> &level(size_t L) {
       if (levels.size() <= L) levels.resize(L + 1);

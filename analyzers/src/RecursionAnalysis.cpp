@@ -169,11 +169,11 @@ private:
     if (!all.deviceSyncs.empty()) return no("cudaDeviceSynchronize() in the kernel", all.deviceSyncs.front().span);
     if (!all.barriers.empty())
       return no("the kernel calls " + all.barriers.front().name + " (" + lineText(all.barriers.front().span) +
-                    "): the block mapping runs its threads for other children",
+                    "): the rewrites run its threads for other children",
                 all.barriers.front().span);
     if (!all.warpOps.empty())
       return no("the kernel uses " + all.warpOps.front().name + " (" + lineText(all.warpOps.front().span) +
-                    "): the block mapping changes which threads share a warp",
+                    "): the rewrites change which threads share a warp",
                 all.warpOps.front().span);
     bool sharedFound = false;
     forEachNode(body, [&](const Stmt *s) {
@@ -182,7 +182,7 @@ private:
       for (const Decl *d : ds->decls())
         if (auto *vd = dyn_cast<VarDecl>(d); vd && vd->hasAttr<CUDASharedAttr>()) {
           sharedFound = no("the kernel declares the __shared__ '" + vd->getNameAsString() +
-                               "': the block mapping gives each block other children",
+                               "': the rewrites give each block other children",
                            s) || true;
           return;
         }

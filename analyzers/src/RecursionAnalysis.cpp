@@ -8,6 +8,7 @@
 // order, which is only the same computation for this shape.
 #include "nestor/Recursion.h"
 #include "AstText.h"
+#include "RecursionPatterns.h"
 #include "ExprPatterns.h"
 #include "ModelParts.h"
 #include "nestor/CudaSemantics.h"
@@ -24,105 +25,7 @@ using namespace clang;
 
 namespace {
 
-std::string lineText(const SourceSpan &s) { return "line " + std::to_string(s.begin.line); }
-
-const Expr *bare(const Expr *e) { return e ? e->IgnoreParenImpCasts() : nullptr; }
-
-bool isComponent(const Expr *e, llvm::StringRef builtin, char axis = 'x') {
-  auto c = cuda::builtinComponent(e);
-  return c && c->builtin == builtin && c->axis == axis;
-}
-
-const VarDecl *varOf(const Expr *e) { return referencedVar(bare(e)); }
-
-/// `a[i]` with a a parameter: the parameter and the index.
-const ParmVarDecl *subscriptParam(const Expr *e, const Expr **index) {
-  auto *as = dyn_cast_or_null<ArraySubscriptExpr>(bare(e));
-  if (!as) return nullptr;
-  *index = as->getIdx();
-  return dyn_cast_or_null<ParmVarDecl>(varOf(as->getBase()));
-}
-
-/// blockIdx.x * blockDim.x (either order).
-bool isBlockOffset(const Expr *e) {
-  auto *bo = dyn_cast<BinaryOperator>(bare(e));
-  if (!bo || bo->getOpcode() != BO_Mul) return false;
-  return (isComponent(bo->getLHS(), "blockIdx") && isComponent(bo->getRHS(), "blockDim")) ||
-         (isComponent(bo->getLHS(), "blockDim") && isComponent(bo->getRHS(), "blockIdx"));
-}
-
-/// `if (blockIdx.x == 0 && threadIdx.x == 0)` (either order): one thread per grid.
-bool isFirstThreadOfGrid(const Expr *cond) {
-  auto *bo = dyn_cast<BinaryOperator>(bare(cond));
-  if (!bo || bo->getOpcode() != BO_LAnd) return false;
-  auto zeroTest = [](const Expr *e, llvm::StringRef b) {
-    auto *eq = dyn_cast<BinaryOperator>(bare(e));
-    if (!eq || eq->getOpcode() != BO_EQ) return false;
-    auto *lit = dyn_cast<IntegerLiteral>(bare(eq->getRHS()));
-    return lit && lit->getValue() == 0 && isComponent(eq->getLHS(), b);
-  };
-  return (zeroTest(bo->getLHS(), "blockIdx") && zeroTest(bo->getRHS(), "threadIdx")) ||
-         (zeroTest(bo->getLHS(), "threadIdx") && zeroTest(bo->getRHS(), "blockIdx"));
-}
-
-/// The only statement of `s` (itself, or the one statement of a `{}`).
-const Stmt *single(const Stmt *s) {
-  while (auto *cs = dyn_cast_or_null<CompoundStmt>(s)) {
-    if (cs->size() != 1) return s;
-    s = cs->body_front();
-  }
-  return s;
-}
-
-std::vector<const Stmt *> statementsOf(const Stmt *s) {
-  std::vector<const Stmt *> out;
-  if (auto *cs = dyn_cast_or_null<CompoundStmt>(s))
-    for (const Stmt *c : cs->body()) out.push_back(c);
-  else if (s)
-    out.push_back(s);
-  return out;
-}
-
-const CUDAKernelCallExpr *launchIn(const Stmt *s) {
-  if (auto *e = dyn_cast_or_null<Expr>(s)) return dyn_cast<CUDAKernelCallExpr>(e->IgnoreParenImpCasts());
-  return nullptr;
-}
-
-const FunctionDecl *calleeDef(const CUDAKernelCallExpr *call) {
-  const FunctionDecl *fd = call ? call->getDirectCallee() : nullptr;
-  if (!fd) return nullptr;
-  const FunctionDecl *def = fd->getDefinition();
-  return def ? def : nullptr;
-}
-
-/// Parameters a statement writes through: `p[i] = ...`, `*p += ...`,
-/// `atomicAdd(&p[i], ...)`, `++p[i]`.
-void collectWrittenParams(const Stmt *s, std::vector<const VarDecl *> &out) {
-  auto baseParam = [](const Expr *lhs) -> const VarDecl * {
-    const Expr *b = bare(lhs);
-    while (true) {
-      if (auto *as = dyn_cast<ArraySubscriptExpr>(b)) b = bare(as->getBase());
-      else if (auto *uo = dyn_cast<UnaryOperator>(b); uo && (uo->getOpcode() == UO_Deref || uo->getOpcode() == UO_AddrOf))
-        b = bare(uo->getSubExpr());
-      else if (auto *me = dyn_cast<MemberExpr>(b)) b = bare(me->getBase());
-      else break;
-    }
-    const VarDecl *vd = referencedVar(b);
-    return vd && isa<ParmVarDecl>(vd) ? vd : nullptr;
-  };
-  forEachNode(s, [&](const Stmt *n) {
-    const Expr *target = nullptr;
-    if (auto *bo = dyn_cast<BinaryOperator>(n); bo && bo->isAssignmentOp()) target = bo->getLHS();
-    else if (auto *uo = dyn_cast<UnaryOperator>(n); uo && uo->isIncrementDecrementOp()) target = uo->getSubExpr();
-    else if (auto *call = dyn_cast<CallExpr>(n); call && !isa<CUDAKernelCallExpr>(call) && call->getNumArgs() > 0 &&
-                                                   cuda::classifyCall(call).atomic)
-      target = call->getArg(0);
-    if (!target) return;
-    if (!bare(target)->getType()->isPointerType() && isa<DeclRefExpr>(bare(target))) return; // a local or the param itself
-    if (const VarDecl *p = baseParam(target))
-      if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
-  });
-}
+using namespace recpat;
 
 class Matcher {
 public:
@@ -193,6 +96,7 @@ private:
     std::vector<const Stmt *> top = statementsOf(body);
     std::vector<const Stmt *> perChild;
     bool haveSlot = false, haveGuard = false, earlyReturn = false;
+    std::vector<const Stmt *> leading;
     for (const Stmt *s : top) {
       if (earlyReturn) { // after `if (slot >= end) return;` the rest is the per-child part
         perChild.push_back(s);
@@ -200,6 +104,17 @@ private:
       }
       if (auto *ifs = dyn_cast<IfStmt>(s); ifs && !ifs->getElse() && isFirstThreadOfGrid(ifs->getCond())) {
         if (!matchPost(ifs)) return false;
+        continue;
+      }
+      if (!haveSlot && isa<DeclStmt>(s) && isa<ForStmt>(top.back()) && s != top.back()) {
+        // Locals before a loop over the children: allowed only to name the
+        // state a loop would carry between siblings (checkPre), see below.
+        leading.push_back(s);
+        continue;
+      }
+      if (!haveSlot && isa<ForStmt>(s)) {
+        if (!matchChildLoop(cast<ForStmt>(s), perChild)) return false;
+        haveSlot = haveGuard = true;
         continue;
       }
       if (!haveSlot) {
@@ -218,7 +133,66 @@ private:
       return no("the self-launch is not inside a per-child part `slot = offsets[node] + global thread id; if (slot < "
                 "offsets[node + 1]) {...}`: the recursion is not over CSR children",
                 m_.selfCall);
-    return matchPerChild(perChild);
+    if (!matchPerChild(perChild)) return false;
+    if (!leading.empty())
+      return no("the kernel declares locals before its loop over the children: the rewrites run each child without them",
+                leading.front());
+    return true;
+  }
+
+  /// `for (T s = offsets[node] [+ global id]; s < offsets[node + 1]; s += step)`.
+  bool matchChildLoop(const ForStmt *fs, std::vector<const Stmt *> &perChild) {
+    auto *ds = dyn_cast_or_null<DeclStmt>(fs->getInit());
+    auto *vd = ds && ds->isSingleDecl() ? dyn_cast<VarDecl>(ds->getSingleDecl()) : nullptr;
+    const std::string notCsr = ": the recursion is not over CSR children";
+    if (!vd || !vd->getInit()) return no("the loop does not declare its slot `s = offsets[node]`" + notCsr, fs);
+    std::vector<const Expr *> terms;
+    additiveTerms(vd->getInit(), terms);
+    const ParmVarDecl *off = nullptr, *node = nullptr;
+    bool tid = false, boff = false, other = false;
+    for (const Expr *t : terms) {
+      const Expr *idx = nullptr;
+      if (const ParmVarDecl *p = subscriptParam(t, &idx); p && !off) {
+        off = p;
+        node = dyn_cast_or_null<ParmVarDecl>(varOf(idx));
+      } else if (isComponent(t, "threadIdx") && !tid) tid = true;
+      else if (isBlockOffset(t) && !boff) boff = true;
+      else other = true;
+    }
+    bool strided = tid && boff;
+    if (!off || !node || other || tid != boff || textOf(vd->getInit(), ctx_).find('-') != std::string::npos)
+      return no("the loop's start `" + textOf(vd->getInit(), ctx_) + "` is not offsets[node] (+ the global thread id)" + notCsr, fs);
+    m_.slot = vd;
+    m_.offsets = off;
+    m_.node = node;
+    m_.shape.slotVar = vd->getNameAsString();
+    m_.shape.offsets = off->getNameAsString();
+    m_.shape.nodeParam = node->getNameAsString();
+    auto *cmp = dyn_cast_or_null<BinaryOperator>(bare(fs->getCond()));
+    if (!cmp || cmp->getOpcode() != BO_LT || varOf(cmp->getLHS()) != vd || !isEnd(cmp->getRHS()))
+      return no("the loop's condition is not `" + m_.shape.slotVar + " < " + m_.shape.offsets + "[" + m_.shape.nodeParam +
+                    " + 1]`" + notCsr,
+                fs);
+    const Expr *inc = bare(dyn_cast_or_null<Expr>(fs->getInc()));
+    bool stepOk = false;
+    if (auto *uo = dyn_cast_or_null<UnaryOperator>(inc); uo && uo->isIncrementOp() && varOf(uo->getSubExpr()) == vd)
+      stepOk = !strided;
+    else if (auto *ca = dyn_cast_or_null<CompoundAssignOperator>(inc);
+             ca && ca->getOpcode() == BO_AddAssign && varOf(ca->getLHS()) == vd) {
+      auto *lit = dyn_cast<IntegerLiteral>(bare(ca->getRHS()));
+      auto *mul = dyn_cast<BinaryOperator>(bare(ca->getRHS()));
+      bool gridStride = mul && mul->getOpcode() == BO_Mul &&
+                        ((isComponent(mul->getLHS(), "blockDim") && isComponent(mul->getRHS(), "gridDim")) ||
+                         (isComponent(mul->getLHS(), "gridDim") && isComponent(mul->getRHS(), "blockDim")));
+      stepOk = strided ? gridStride : (lit && lit->getValue() == 1);
+    }
+    if (!stepOk)
+      return no(std::string("the loop's step is not ") + (strided ? "blockDim.x * gridDim.x" : "1") +
+                    ": threads would visit some children twice or not at all",
+                fs);
+    m_.serialLoop = !strided;
+    perChild = statementsOf(fs->getBody());
+    return true;
   }
 
   bool matchPost(const IfStmt *ifs) {
@@ -347,9 +321,11 @@ private:
     m_.children = kids;
     m_.shape.childVar = vd->getNameAsString();
     m_.shape.children = kids->getNameAsString();
-    m_.shape.mapping = "one thread per child: " + m_.shape.slotVar + " = " + m_.shape.offsets + "[" + m_.shape.nodeParam +
-                       "] + global thread id over " + m_.shape.children + "[" + m_.shape.offsets + "[" +
-                       m_.shape.nodeParam + "] .. " + m_.shape.offsets + "[" + m_.shape.nodeParam + " + 1])";
+    const std::string range = m_.shape.children + "[" + m_.shape.offsets + "[" + m_.shape.nodeParam + "] .. " +
+                              m_.shape.offsets + "[" + m_.shape.nodeParam + " + 1])";
+    m_.shape.mapping = m_.serialLoop ? "one thread (a <<<1, 1>>> grid) loops over " + range
+                                     : "one thread per child: " + m_.shape.slotVar + " = " + m_.shape.offsets + "[" +
+                                           m_.shape.nodeParam + "] + global thread id over " + range;
     // Find the statement that holds the self-launch: the last one.
     size_t selfAt = stmts.size();
     for (size_t i = 1; i < stmts.size(); ++i)
@@ -377,9 +353,26 @@ private:
                 st);
     }
     for (size_t i = 1; i < selfAt; ++i) m_.pre.push_back(stmts[i]);
+    if (m_.serialLoop && !launchesOneThread(m_.selfCall))
+      return no("the loop over the children runs in every thread of the self-launch's grid: each child would be visited "
+                "once per thread (only a <<<1, 1>>> launch loops over them once)",
+                m_.selfCall);
     if (!checkPre()) return false;
     if (!checkCondition()) return false;
     return checkSelfArgs();
+  }
+
+  /// A launch <<<1, 1, ...>>>.
+  bool launchesOneThread(const CUDAKernelCallExpr *call) const {
+    const CallExpr *cfg = call->getConfig();
+    unsigned first = cfg && cuda::calleeName(cfg) == "cudaLaunchDevice" ? 2 : 0;
+    auto isOne = [&](unsigned i) {
+      if (!cfg || i + first >= cfg->getNumArgs()) return false;
+      const Expr *e = stripConversions(cfg->getArg(i + first));
+      Expr::EvalResult r;
+      return e && !e->isValueDependent() && e->EvaluateAsInt(r, ctx_) && r.Val.getInt() == 1;
+    };
+    return isOne(0) && isOne(1);
   }
 
   bool mentionsLaunch(const Stmt *s) const {
@@ -545,6 +538,17 @@ void addRecursion(AnalyzedTU &tu) {
     r.postOrderLaunch = idOf(rm.postCall);
     for (int id : k.launchedBy)
       if (!m.launches[size_t(id)].deviceSide) r.hostLaunches.push_back(id);
+    // A loop over the children in every thread visits each child once only in a <<<1, 1>>> grid.
+    if (r.supported && rm.serialLoop)
+      for (int id : r.hostLaunches) {
+        const LaunchSite &l = m.launches[size_t(id)];
+        if (l.gridValue == std::optional<uint64_t>(1) && l.blockValue == std::optional<uint64_t>(1)) continue;
+        r.supported = false;
+        r.reason = "the host launch at " + lineText(l.span) + " starts " + k.name +
+                   " with more than one thread: each would loop over every child of the root";
+        r.reasonSpan = l.span;
+        break;
+      }
     // Launched from another kernel too: the rewrites replace the host launches only.
     for (int id : k.launchedBy) {
       const LaunchSite &l = m.launches[size_t(id)];

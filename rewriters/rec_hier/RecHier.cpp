@@ -48,6 +48,8 @@ public:
     const std::string off = s.offsets, kids = s.children;
     const std::vector<std::string> here = r.paramNames, next = rec::nextLevelArgs(tu, r);
     const bool post = r.match.postKernel != nullptr;
+    // A <<<1, 1>>> original (one thread looping over the children) gets blocks of 128 below its root.
+    const std::string block = r.match.serialLoop ? "128" : "blockDim.x";
     std::string out = rec::edgeFunctions(tu, r, true);
     out += "// " + k + " after rec-hier (irregular-loop-and-recursion-templates.md II-C, Figure 3(e)): one block per\n"
            "// child of " + node + ", threads over the child's children; the kernel is launched again, by one thread,\n"
@@ -73,7 +75,7 @@ public:
            "      if (nestor_deeper) {\n"
            "        // Recursion on the child, one block per grandchild, launched at block level.\n"
            "        if (threadIdx.x == 0)\n"
-           "          " + k + "<<<" + off + "[" + child + " + 1] - " + off + "[" + child + "], blockDim.x>>>(" + rec::callArgs(next) + ");\n"
+           "          " + k + "<<<" + off + "[" + child + " + 1] - " + off + "[" + child + "], " + block + ">>>(" + rec::callArgs(next) + ");\n"
            "      } else {\n"
            "        // Every grandchild is a leaf of the recursion: this block does them.\n"
            "        for (" + r.slotType + " nestor_g = " + off + "[" + child + "] + threadIdx.x; nestor_g < " + off + "[" + child +

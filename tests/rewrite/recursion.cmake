@@ -3,7 +3,7 @@
 # examples/trees/ (goldens golden/recursion/<program>.<rewrite>.cu, each
 # compiled with nvcc; tests/gpu/recursion runs them against the originals).
 # rec-flat output must also build WITHOUT -rdc: no device launch is left.
-set(rec_sites "descendants:34" "heights:27" "tree_levels:21")
+set(rec_sites "descendants:34" "heights:27" "tree_levels:21" "tree_levels_serial:15")
 foreach(entry ${rec_sites})
   string(REPLACE ":" ";" parts ${entry})
   list(GET parts 0 program)
@@ -46,6 +46,8 @@ nestor_rewrite_case(recursion/descendants.rec_flat_from_host INPUT examples/tree
 set(rec_fx tests/fixtures/recursion/refusals.cu)
 nestor_rewrite_case(recursion/refusals.bounded_rec_hier INPUT ${rec_fx} AT 65 APPLY rec-hier)
 nestor_rewrite_case(recursion/refusals.graph_bfs_rec_flat INPUT ${rec_fx} AT 53 APPLY rec-flat)
+# A grid-stride loop over the children is the same recursion as one thread per child.
+nestor_rewrite_case(recursion/refusals.strided_rec_hier INPUT ${rec_fx} AT 94 APPLY rec-hier)
 
 # Refusals, each naming the construct and its line.
 foreach(rw rec-hier rec-flat)
@@ -63,6 +65,10 @@ foreach(rw rec-hier rec-flat)
   nestor_rewrite_refusal(recursion.${rw_name}_not_recursive INPUT tests/fixtures/templates/launch_refusals.cu AT 15
     APPLY ${rw} EXPECT "is not recursive")
 endforeach()
+nestor_rewrite_refusal(recursion.rec_hier_sibling_sum INPUT ${rec_fx} AT 102 APPLY rec-hier
+  EXPECT "writes 'before', declared outside the per-child part: state carried between siblings (line 101)")
+nestor_rewrite_refusal(recursion.rec_flat_serial_loop_in_wide_grid INPUT ${rec_fx} AT 109 APPLY rec-flat
+  EXPECT "each child would be visited once per thread")
 nestor_rewrite_refusal(recursion.rec_hier_condition_not_on_tree INPUT ${rec_fx} AT 53 APPLY rec-hier
   EXPECT "reads 'old', whose initialiser has side effects (line 53)")
 nestor_rewrite_refusal(recursion.rec_flat_depth_param INPUT ${rec_fx} AT 65 APPLY rec-flat

@@ -142,3 +142,25 @@ TEST(Recursion, MutualRecursionAndOtherLaunchersAreNamed) {
   EXPECT_FALSE(s.supported);
   EXPECT_NE(s.reason.find("also launched from starter (line 11)"), std::string::npos) << s.reason;
 }
+
+TEST(Recursion, LoopsOverTheChildren) {
+  auto tu = analyse(kSource + "/examples/trees/tree_levels_serial.cu");
+  ASSERT_TRUE(tu);
+  const RecursionShape &serial = shapeOf(*tu, "levels_serial");
+  EXPECT_TRUE(serial.supported) << serial.reason;
+  EXPECT_NE(serial.mapping.find("one thread (a <<<1, 1>>> grid) loops over"), std::string::npos) << serial.mapping;
+  EXPECT_TRUE(matchRecursion(tu->functionDecl("levels_serial"), tu->astContext()).serialLoop);
+  auto fx = analyse(kSource + "/tests/fixtures/recursion/refusals.cu");
+  ASSERT_TRUE(fx);
+  const RecursionShape &strided = shapeOf(*fx, "strided");
+  EXPECT_TRUE(strided.supported) << strided.reason;
+  EXPECT_FALSE(matchRecursion(fx->functionDecl("strided"), fx->astContext()).serialLoop);
+  const RecursionShape &sum = shapeOf(*fx, "sibling_sum");
+  EXPECT_FALSE(sum.supported);
+  EXPECT_NE(sum.reason.find("writes 'before', declared outside the per-child part: state carried between siblings"),
+            std::string::npos)
+      << sum.reason;
+  const RecursionShape &wide = shapeOf(*fx, "serial_wide");
+  EXPECT_FALSE(wide.supported);
+  EXPECT_EQ(wide.reasonSpan.begin.line, 109u) << wide.reason;
+}

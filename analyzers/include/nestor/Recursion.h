@@ -12,6 +12,12 @@
 //     }
 //   }
 //
+// The per-child part may also be the body of a loop over the children:
+// `for (T slot = offsets[node] + blockIdx.x * blockDim.x + threadIdx.x; slot <
+// offsets[node + 1]; slot += blockDim.x * gridDim.x)` (grid-stride), or
+// `for (T slot = offsets[node]; slot < offsets[node + 1]; ++slot)` in a kernel
+// launched <<<1, 1>>> (one thread visits every child in turn).
+//
 // Every other form gets a reason naming the construct and its line. The
 // model keeps the plain-data RecursionShape (Model.h); rewrites ask here for
 // the AST nodes behind it.
@@ -50,6 +56,9 @@ struct RecursionMatch {
   /// on the kernel's parameters that nothing writes, and on the child.
   bool conditionOnTreeOnly = false;
   std::string conditionNotOnTree; ///< why not, one line
+  /// The children are visited by a loop `for (s = offsets[node]; s < offsets[node + 1]; ++s)`
+  /// in the one thread of a <<<1, 1>>> grid (else: one thread per child, or a grid-stride loop).
+  bool serialLoop = false;
 };
 
 /// Matches the recursion of `kernel` (a `__global__` definition that

@@ -118,3 +118,28 @@ __global__ void on_stream(const unsigned *off, const unsigned *kids, unsigned *v
 void host_on_stream(const unsigned *off, const unsigned *kids, unsigned *val, cudaStream_t st) {
   on_stream<<<1, 32, 0, st>>>(off, kids, val, 0u);
 }
+
+// Loops over the children. Grid-stride: fine. A sibling sum carried through
+// the loop: refused. One thread per node, but launched with 32 threads: refused.
+__global__ void strided(const unsigned *off, const unsigned *kids, unsigned *val, unsigned node) {
+  for (unsigned s = off[node] + blockIdx.x * blockDim.x + threadIdx.x; s < off[node + 1]; s += blockDim.x * gridDim.x) {
+    unsigned child = kids[s];
+    val[child] = val[node] + 1;
+    strided<<<2, 32>>>(off, kids, val, child);
+  }
+}
+__global__ void sibling_sum(const unsigned *off, const unsigned *kids, unsigned *val, unsigned node) {
+  unsigned before = 0;
+  for (unsigned s = off[node]; s < off[node + 1]; ++s) {
+    unsigned child = kids[s];
+    before += val[child];
+    sibling_sum<<<1, 1>>>(off, kids, val, child);
+  }
+}
+__global__ void serial_wide(const unsigned *off, const unsigned *kids, unsigned *val, unsigned node) {
+  for (unsigned s = off[node]; s < off[node + 1]; ++s) {
+    unsigned child = kids[s];
+    val[child] = val[node] + 1;
+    serial_wide<<<1, 32>>>(off, kids, val, child);
+  }
+}

@@ -8,6 +8,7 @@
 //   LaunchAnalysis.cpp  launch sites and their children's serialisability
 //   ThreadCount.cpp     the child thread count behind a grid expression
 //   KernelAnalysis.cpp  kernels and the facts of every function body
+//   RecursionAnalysis.cpp  the recursion shape of kernels that launch themselves
 // The CUDA vocabulary they share is CudaSemantics.h; statement effects are
 // StatementEffects.h.
 #include "ModelBuilder.h"
@@ -55,6 +56,7 @@ void buildModel(AnalyzedTU &tu) {
   }
   addKernels(tu, functions, index);
   judgeLaunches(tu, index);
+  addRecursion(tu);
   attachPragmas(tu);
 }
 

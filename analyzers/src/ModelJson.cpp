@@ -142,6 +142,29 @@ Value toJSON(const LaunchSite &l) {
   return o;
 }
 
+Value toJSON(const RecursionShape &r) {
+  auto orNull = [](const std::string &s) { return s.empty() ? Value(nullptr) : Value(s); };
+  Object o{{"supported", r.supported}, {"self_launch", r.selfLaunch}};
+  o["reason"] = orNull(r.reason);
+  o["reason_line"] = r.reason.empty() ? Value(nullptr) : Value(int64_t(r.reasonSpan.begin.line));
+  o["node_param"] = orNull(r.nodeParam);
+  o["offsets"] = orNull(r.offsets);
+  o["children"] = orNull(r.children);
+  o["slot_var"] = orNull(r.slotVar);
+  o["child_var"] = orNull(r.childVar);
+  o["mapping"] = orNull(r.mapping);
+  o["condition"] = orNull(r.condition);
+  o["varying_params"] = strings(r.varyingParams);
+  o["depth_param"] = orNull(r.depthParam);
+  o["depth_bound"] = orNull(r.depthBound);
+  o["post_order_launch"] = r.postOrderLaunch;
+  o["post_order_kernel"] = orNull(r.postOrderKernel);
+  Array hosts;
+  for (int id : r.hostLaunches) hosts.push_back(id);
+  o["host_launches"] = std::move(hosts);
+  return o;
+}
+
 Value toJSON(const Kernel &k) {
   Object o;
   addLocation(o, k.nameSpan);
@@ -165,6 +188,7 @@ Value toJSON(const Kernel &k) {
   o["atomics"] = uses(k.atomics);
   o["device_syncs"] = uses(k.deviceSyncs);
   o["recursive"] = k.isRecursive;
+  if (k.recursion) o["recursion"] = toJSON(*k.recursion);
   Array lb, loops;
   for (int id : k.launchedBy) lb.push_back(id);
   for (int id : k.loops) loops.push_back(id);

@@ -46,6 +46,8 @@ private:
 void addKernels(AnalyzedTU &tu, const std::vector<const clang::FunctionDecl *> &functions, FunctionIndex &index);
 /// Who launches what, and whether each child can be serialised (with reasons).
 void judgeLaunches(AnalyzedTU &tu, FunctionIndex &index);
+/// The recursion shape of each recursive kernel (RecursionAnalysis.cpp).
+void addRecursion(AnalyzedTU &tu);
 /// Attaches each `#pragma np` to the loop that directly follows it.
 void attachPragmas(AnalyzedTU &tu);
 

@@ -187,6 +187,29 @@ struct ConstructUse {
   SourceSpan span;
 };
 
+/// The recursion of a kernel that launches itself (RecursionAnalysis.cpp,
+/// irregular-loop-and-recursion-templates.md II-C): what it recurses over,
+/// where, under which condition, and its post-order combination. `supported`
+/// is whether it has the shape the rec-hier and rec-flat rewrites take: one
+/// thread per child of `node` in a CSR pair, recursing on the child.
+struct RecursionShape {
+  bool supported = false;
+  std::string reason;    ///< why not, naming the construct and its line
+  SourceSpan reasonSpan;
+  int selfLaunch = -1;   ///< LaunchSite id of the launch of itself
+  std::string nodeParam; ///< the parameter the self-launch passes the child in
+  std::string offsets, children; ///< children of n: children[offsets[n] .. offsets[n + 1])
+  std::string slotVar, childVar;
+  std::string mapping;   ///< how threads map to children, in words
+  std::string condition; ///< when a child recurses ("" = always)
+  std::vector<std::string> varyingParams; ///< other parameters the self-launch changes: "p = expr"
+  std::string depthParam;  ///< a parameter the self-launch passes + 1 (recursion depth), "" if none
+  std::string depthBound;  ///< the condition that bounds it, when visible
+  int postOrderLaunch = -1;     ///< tail launch that combines children after their subtrees
+  std::string postOrderKernel;
+  std::vector<int> hostLaunches; ///< LaunchSite ids of its launches from the host
+};
+
 struct Kernel {
   std::string name;
   SourceSpan span;
@@ -207,6 +230,7 @@ struct Kernel {
   bool usesThreadIdx = false;
   bool usesBlockDim = false;
   bool isRecursive = false; ///< launches or calls itself (directly or through callees)
+  std::optional<RecursionShape> recursion; ///< for recursive kernels
   std::vector<int> launchedBy; ///< LaunchSite ids that launch this kernel
   std::vector<int> loops;      ///< LoopSite ids inside it
 };

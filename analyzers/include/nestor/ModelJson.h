@@ -11,6 +11,7 @@ llvm::json::Value toJSON(const FileModel &m);
 llvm::json::Value toJSON(const SourceSpan &s);
 llvm::json::Value toJSON(const LoopSite &l, const FileModel &m);
 llvm::json::Value toJSON(const LaunchSite &l);
+llvm::json::Value toJSON(const RecursionShape &r);
 llvm::json::Value toJSON(const Kernel &k);
 llvm::json::Value toJSON(const NpPragma &p);
 } // namespace nestor

@@ -1,0 +1,566 @@
+// The recursion of a kernel that launches itself (Recursion.h): which launch
+// is the self-launch, what it recurses over (the children of a node in a CSR
+// pair, one thread per child), under which condition, how parameters change
+// from level to level (a depth), and the post-order combination (a kernel in
+// the tail-launch stream, the CDP2 way to run after the children's grids).
+// Everything else is refused with the construct and its line: rec-hier and
+// rec-flat map the children to other threads and run the levels in another
+// order, which is only the same computation for this shape.
+#include "nestor/Recursion.h"
+#include "AstText.h"
+#include "RecursionPatterns.h"
+#include "ExprPatterns.h"
+#include "ModelParts.h"
+#include "nestor/CudaSemantics.h"
+#include "nestor/StatementEffects.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+
+namespace nestor {
+
+using namespace clang;
+
+namespace {
+
+using namespace recpat;
+
+class Matcher {
+public:
+  Matcher(const FunctionDecl *k, const ASTContext &ctx) : ctx_(ctx) { m_.kernel = k; }
+
+  RecursionMatch run() {
+    if (!match()) m_.shape.supported = false;
+    else m_.shape.supported = true;
+    return std::move(m_);
+  }
+
+private:
+  const ASTContext &ctx_;
+  RecursionMatch m_;
+
+  bool no(const std::string &why, SourceSpan at) {
+    m_.shape.reason = why;
+    m_.shape.reasonSpan = at;
+    return false;
+  }
+  bool no(const std::string &why, const Stmt *at) { return no(why + " (" + lineText(spanOf(at, ctx_)) + ")", spanOf(at, ctx_)); }
+  SourceSpan span(const Stmt *s) const { return spanOf(s, ctx_); }
+
+  bool isSelf(const CUDAKernelCallExpr *call) const {
+    const FunctionDecl *fd = call ? call->getDirectCallee() : nullptr;
+    return fd && fd->getCanonicalDecl() == m_.kernel->getCanonicalDecl();
+  }
+
+  bool match() {
+    const FunctionDecl *k = m_.kernel;
+    auto *body = dyn_cast_or_null<CompoundStmt>(k->getBody());
+    if (!body) return no("the kernel has no body", k->getBeginLoc().isValid() ? spanOf(k->getSourceRange(), ctx_) : SourceSpan{});
+    // The self-launches, wherever they are.
+    std::vector<const CUDAKernelCallExpr *> selfs;
+    forEachNode(body, [&](const Stmt *s) {
+      if (auto *c = dyn_cast<CUDAKernelCallExpr>(s); c && isSelf(c)) selfs.push_back(c);
+    });
+    if (selfs.empty())
+      return no(k->getNameAsString() + " recurses through a call, not a launch of itself: only self-launches are mapped",
+                spanOf(SourceRange(k->getLocation(), k->getLocation()), ctx_));
+    if (selfs.size() > 1) return no("the kernel launches itself more than once", selfs[1]);
+    m_.selfCall = selfs.front();
+    StatementEffects all = effectsOf(body, ctx_);
+    if (!all.deviceSyncs.empty()) return no("cudaDeviceSynchronize() in the kernel", all.deviceSyncs.front().span);
+    if (!all.barriers.empty())
+      return no("the kernel calls " + all.barriers.front().name + " (" + lineText(all.barriers.front().span) +
+                    "): the rewrites run its threads for other children",
+                all.barriers.front().span);
+    if (!all.warpOps.empty())
+      return no("the kernel uses " + all.warpOps.front().name + " (" + lineText(all.warpOps.front().span) +
+                    "): the rewrites change which threads share a warp",
+                all.warpOps.front().span);
+    bool sharedFound = false;
+    forEachNode(body, [&](const Stmt *s) {
+      auto *ds = dyn_cast<DeclStmt>(s);
+      if (!ds || sharedFound) return;
+      for (const Decl *d : ds->decls())
+        if (auto *vd = dyn_cast<VarDecl>(d); vd && vd->hasAttr<CUDASharedAttr>()) {
+          sharedFound = no("the kernel declares the __shared__ '" + vd->getNameAsString() +
+                               "': the rewrites give each block other children",
+                           s) || true;
+          return;
+        }
+    });
+    if (sharedFound) return false;
+
+    // Top level: [post-order tail launch] slot declaration, guard, [post-order tail launch].
+    std::vector<const Stmt *> top = statementsOf(body);
+    std::vector<const Stmt *> perChild;
+    bool haveSlot = false, haveGuard = false, earlyReturn = false;
+    std::vector<const Stmt *> leading;
+    for (const Stmt *s : top) {
+      if (earlyReturn) { // after `if (slot >= end) return;` the rest is the per-child part
+        perChild.push_back(s);
+        continue;
+      }
+      if (auto *ifs = dyn_cast<IfStmt>(s); ifs && !ifs->getElse() && isFirstThreadOfGrid(ifs->getCond())) {
+        if (!matchPost(ifs)) return false;
+        continue;
+      }
+      if (!haveSlot && isa<DeclStmt>(s) && isa<ForStmt>(top.back()) && s != top.back()) {
+        // Locals before a loop over the children: allowed only to name the
+        // state a loop would carry between siblings (checkPre), see below.
+        leading.push_back(s);
+        continue;
+      }
+      if (!haveSlot && isa<ForStmt>(s)) {
+        if (!matchChildLoop(cast<ForStmt>(s), perChild)) return false;
+        haveSlot = haveGuard = true;
+        continue;
+      }
+      if (!haveSlot) {
+        if (!matchSlot(s)) return false;
+        haveSlot = true;
+        continue;
+      }
+      if (!haveGuard) {
+        if (!matchGuard(s, perChild, earlyReturn)) return false;
+        haveGuard = true;
+        continue;
+      }
+      return no("statement outside the per-child part of the kernel", s);
+    }
+    if (!haveSlot || !haveGuard)
+      return no("the self-launch is not inside a per-child part `slot = offsets[node] + global thread id; if (slot < "
+                "offsets[node + 1]) {...}`: the recursion is not over CSR children",
+                m_.selfCall);
+    if (!matchPerChild(perChild)) return false;
+    if (!leading.empty())
+      return no("the kernel declares locals before its loop over the children: the rewrites run each child without them",
+                leading.front());
+    return true;
+  }
+
+  /// `for (T s = offsets[node] [+ global id]; s < offsets[node + 1]; s += step)`.
+  bool matchChildLoop(const ForStmt *fs, std::vector<const Stmt *> &perChild) {
+    auto *ds = dyn_cast_or_null<DeclStmt>(fs->getInit());
+    auto *vd = ds && ds->isSingleDecl() ? dyn_cast<VarDecl>(ds->getSingleDecl()) : nullptr;
+    const std::string notCsr = ": the recursion is not over CSR children";
+    if (!vd || !vd->getInit()) return no("the loop does not declare its slot `s = offsets[node]`" + notCsr, fs);
+    std::vector<const Expr *> terms;
+    additiveTerms(vd->getInit(), terms);
+    const ParmVarDecl *off = nullptr, *node = nullptr;
+    bool tid = false, boff = false, other = false;
+    for (const Expr *t : terms) {
+      const Expr *idx = nullptr;
+      if (const ParmVarDecl *p = subscriptParam(t, &idx); p && !off) {
+        off = p;
+        node = dyn_cast_or_null<ParmVarDecl>(varOf(idx));
+      } else if (isComponent(t, "threadIdx") && !tid) tid = true;
+      else if (isBlockOffset(t) && !boff) boff = true;
+      else other = true;
+    }
+    bool strided = tid && boff;
+    if (!off || !node || other || tid != boff || textOf(vd->getInit(), ctx_).find('-') != std::string::npos)
+      return no("the loop's start `" + textOf(vd->getInit(), ctx_) + "` is not offsets[node] (+ the global thread id)" + notCsr, fs);
+    m_.slot = vd;
+    m_.offsets = off;
+    m_.node = node;
+    m_.shape.slotVar = vd->getNameAsString();
+    m_.shape.offsets = off->getNameAsString();
+    m_.shape.nodeParam = node->getNameAsString();
+    auto *cmp = dyn_cast_or_null<BinaryOperator>(bare(fs->getCond()));
+    if (!cmp || cmp->getOpcode() != BO_LT || varOf(cmp->getLHS()) != vd || !isEnd(cmp->getRHS()))
+      return no("the loop's condition is not `" + m_.shape.slotVar + " < " + m_.shape.offsets + "[" + m_.shape.nodeParam +
+                    " + 1]`" + notCsr,
+                fs);
+    const Expr *inc = bare(dyn_cast_or_null<Expr>(fs->getInc()));
+    bool stepOk = false;
+    if (auto *uo = dyn_cast_or_null<UnaryOperator>(inc); uo && uo->isIncrementOp() && varOf(uo->getSubExpr()) == vd)
+      stepOk = !strided;
+    else if (auto *ca = dyn_cast_or_null<CompoundAssignOperator>(inc);
+             ca && ca->getOpcode() == BO_AddAssign && varOf(ca->getLHS()) == vd) {
+      auto *lit = dyn_cast<IntegerLiteral>(bare(ca->getRHS()));
+      auto *mul = dyn_cast<BinaryOperator>(bare(ca->getRHS()));
+      bool gridStride = mul && mul->getOpcode() == BO_Mul &&
+                        ((isComponent(mul->getLHS(), "blockDim") && isComponent(mul->getRHS(), "gridDim")) ||
+                         (isComponent(mul->getLHS(), "gridDim") && isComponent(mul->getRHS(), "blockDim")));
+      stepOk = strided ? gridStride : (lit && lit->getValue() == 1);
+    }
+    if (!stepOk)
+      return no(std::string("the loop's step is not ") + (strided ? "blockDim.x * gridDim.x" : "1") +
+                    ": threads would visit some children twice or not at all",
+                fs);
+    m_.serialLoop = !strided;
+    perChild = statementsOf(fs->getBody());
+    return true;
+  }
+
+  bool matchPost(const IfStmt *ifs) {
+    if (m_.postCall) return no("a second post-order launch", ifs);
+    const CUDAKernelCallExpr *call = launchIn(single(ifs->getThen()));
+    if (!call) return no("the first thread of the grid does something other than one tail launch", ifs);
+    if (isSelf(call)) return no("the first thread of the grid launches the kernel itself", ifs);
+    // Device-side launches configure through cudaLaunchDevice(buf, fn, grid, block, shmem, stream).
+    const CallExpr *cfg = call->getConfig();
+    unsigned first = cfg && cuda::calleeName(cfg) == "cudaLaunchDevice" ? 2 : 0;
+    auto cfgArg = [&](unsigned i) -> const Expr * {
+      i += first;
+      if (!cfg || i >= cfg->getNumArgs() || isa<CXXDefaultArgExpr>(cfg->getArg(i))) return nullptr;
+      return stripConversions(cfg->getArg(i));
+    };
+    auto isOne = [&](const Expr *e) {
+      Expr::EvalResult r;
+      return e && !e->isValueDependent() && e->EvaluateAsInt(r, ctx_) && r.Val.getInt() == 1;
+    };
+    bool tail = cfgArg(3) && textOf(cfgArg(3), ctx_) == "cudaStreamTailLaunch";
+    if (!tail) return no("the launch of the first thread is not into cudaStreamTailLaunch: it would not wait for the children", ifs);
+    if (!isOne(cfgArg(0)) || !isOne(cfgArg(1)))
+      return no("the post-order launch is not <<<1, 1, ...>>>: its threads would be replayed by one", ifs);
+    m_.postCall = call;
+    m_.postKernel = calleeDef(call);
+    if (!m_.postKernel) return no("the post-order kernel's definition is not visible", ifs);
+    m_.shape.postOrderKernel = m_.postKernel->getNameAsString();
+    StatementEffects fx = effectsOf(m_.postKernel->getBody(), ctx_);
+    if (fx.launch || !fx.barriers.empty() || !fx.warpOps.empty() || !fx.threadIds.empty() || !fx.deviceSyncs.empty())
+      return no("the post-order kernel " + m_.shape.postOrderKernel +
+                    " launches, synchronises or reads thread ids: it is replayed as a plain call",
+                spanOf(m_.postKernel->getSourceRange(), ctx_));
+    for (const Expr *a : call->arguments()) {
+      bool ok = true;
+      forEachNode(a, [&](const Stmt *n) {
+        if (auto *dre = dyn_cast<DeclRefExpr>(n))
+          if (auto *vd = dyn_cast<VarDecl>(dre->getDecl()); vd && isLocalVar(vd) && !isa<ParmVarDecl>(vd)) ok = false;
+      });
+      StatementEffects ax = effectsOf(a, ctx_);
+      if (!ok || ax.memWrite || ax.impureCall || !ax.atomics.empty())
+        return no("the post-order launch argument `" + textOf(a, ctx_) + "` is not a pure expression of the parameters", a);
+    }
+    return true;
+  }
+
+  bool matchSlot(const Stmt *s) {
+    auto *ds = dyn_cast<DeclStmt>(s);
+    auto *vd = ds && ds->isSingleDecl() ? dyn_cast<VarDecl>(ds->getSingleDecl()) : nullptr;
+    if (!vd || !vd->getInit())
+      return no("expected the child slot `slot = offsets[node] + blockIdx.x * blockDim.x + threadIdx.x` first: the "
+                "recursion is not over CSR children",
+                s);
+    std::vector<const Expr *> terms;
+    additiveTerms(vd->getInit(), terms);
+    bool hasSub = false;
+    forEachNode(vd->getInit(), [&](const Stmt *n) {
+      if (auto *bo = dyn_cast<BinaryOperator>(n); bo && bo->getOpcode() == BO_Sub) hasSub = true;
+    });
+    const ParmVarDecl *off = nullptr, *node = nullptr;
+    bool tid = false, boff = false;
+    for (const Expr *t : terms) {
+      const Expr *idx = nullptr;
+      if (const ParmVarDecl *p = subscriptParam(t, &idx); p && !off) {
+        off = p;
+        node = dyn_cast_or_null<ParmVarDecl>(varOf(idx));
+      } else if (isComponent(t, "threadIdx") && !tid) tid = true;
+      else if (isBlockOffset(t) && !boff) boff = true;
+      else off = nullptr, tid = false;
+    }
+    if (hasSub || !off || !node || !tid || !boff || terms.size() != 3)
+      return no("the slot `" + textOf(vd->getInit(), ctx_) +
+                    "` is not offsets[node] + blockIdx.x * blockDim.x + threadIdx.x: the recursion is not over CSR children",
+                s);
+    m_.slot = vd;
+    m_.offsets = off;
+    m_.node = node;
+    m_.shape.slotVar = vd->getNameAsString();
+    m_.shape.offsets = off->getNameAsString();
+    m_.shape.nodeParam = node->getNameAsString();
+    return true;
+  }
+
+  /// `offsets[node + 1]` (or `offsets[1 + node]`).
+  bool isEnd(const Expr *e) const {
+    const Expr *idx = nullptr;
+    if (subscriptParam(e, &idx) != m_.offsets) return false;
+    auto *bo = dyn_cast<BinaryOperator>(bare(idx));
+    if (!bo || bo->getOpcode() != BO_Add) return false;
+    auto one = [](const Expr *x) {
+      auto *lit = dyn_cast<IntegerLiteral>(bare(x));
+      return lit && lit->getValue() == 1;
+    };
+    return (varOf(bo->getLHS()) == m_.node && one(bo->getRHS())) || (varOf(bo->getRHS()) == m_.node && one(bo->getLHS()));
+  }
+
+  bool matchGuard(const Stmt *s, std::vector<const Stmt *> &perChild, bool &earlyReturn) {
+    auto *ifs = dyn_cast<IfStmt>(s);
+    auto *cmp = ifs ? dyn_cast<BinaryOperator>(bare(ifs->getCond())) : nullptr;
+    if (!cmp || ifs->getElse())
+      return no("expected the guard `if (slot < offsets[node + 1])` after the slot", s);
+    if (cmp->getOpcode() == BO_LT && varOf(cmp->getLHS()) == m_.slot && isEnd(cmp->getRHS())) {
+      perChild = statementsOf(ifs->getThen());
+      return true;
+    }
+    if (cmp->getOpcode() == BO_GE && varOf(cmp->getLHS()) == m_.slot && isEnd(cmp->getRHS()) &&
+        isa<ReturnStmt>(single(ifs->getThen()))) {
+      earlyReturn = true; // the rest of the body follows
+      return true;
+    }
+    return no("the guard `" + textOf(ifs->getCond(), ctx_) + "` does not bound the slot by " + m_.shape.offsets + "[" +
+                  m_.shape.nodeParam + " + 1]: the recursion is not over the children of " + m_.shape.nodeParam,
+              s);
+  }
+
+  bool matchPerChild(const std::vector<const Stmt *> &stmts) {
+    if (stmts.empty()) return no("the per-child part is empty", m_.selfCall);
+    // T child = children[slot];
+    auto *ds = dyn_cast<DeclStmt>(stmts.front());
+    auto *vd = ds && ds->isSingleDecl() ? dyn_cast<VarDecl>(ds->getSingleDecl()) : nullptr;
+    const Expr *idx = nullptr;
+    const ParmVarDecl *kids = vd && vd->getInit() ? subscriptParam(vd->getInit(), &idx) : nullptr;
+    if (!kids || varOf(idx) != m_.slot)
+      return no("the per-child part does not start with `child = children[slot]`: the recursion is not over CSR children",
+                stmts.front());
+    m_.child = vd;
+    m_.children = kids;
+    m_.shape.childVar = vd->getNameAsString();
+    m_.shape.children = kids->getNameAsString();
+    const std::string range = m_.shape.children + "[" + m_.shape.offsets + "[" + m_.shape.nodeParam + "] .. " +
+                              m_.shape.offsets + "[" + m_.shape.nodeParam + " + 1])";
+    m_.shape.mapping = m_.serialLoop ? "one thread (a <<<1, 1>>> grid) loops over " + range
+                                     : "one thread per child: " + m_.shape.slotVar + " = " + m_.shape.offsets + "[" +
+                                           m_.shape.nodeParam + "] + global thread id over " + range;
+    // Find the statement that holds the self-launch: the last one.
+    size_t selfAt = stmts.size();
+    for (size_t i = 1; i < stmts.size(); ++i)
+      if (mentionsLaunch(stmts[i])) {
+        selfAt = i;
+        break;
+      }
+    if (selfAt == stmts.size()) return no("the self-launch is not a statement of the per-child part", m_.selfCall);
+    if (selfAt + 1 != stmts.size())
+      return no("statement after the self-launch needs the child's results before its grid has finished (CDP2 gives no "
+                "such point): move it into a kernel launched into cudaStreamTailLaunch",
+                stmts[selfAt + 1]);
+    const Stmt *st = stmts[selfAt];
+    m_.selfStmt = st;
+    if (auto *ifs = dyn_cast<IfStmt>(st)) {
+      if (ifs->getElse()) return no("the recursion's `if` has an else branch", ifs->getElse());
+      if (ifs->getInit() || ifs->getConditionVariable()) return no("the recursion's `if` declares a variable", ifs);
+      if (launchIn(single(ifs->getThen())) != m_.selfCall)
+        return no("the recursion's `if` does more than launch the kernel", ifs->getThen());
+      m_.condition = ifs->getCond();
+      m_.shape.condition = textOf(m_.condition, ctx_);
+    } else if (launchIn(st) != m_.selfCall) {
+      return no("the self-launch is nested in a statement the rewrites cannot map (a loop over children carries state "
+                "between siblings)",
+                st);
+    }
+    for (size_t i = 1; i < selfAt; ++i) m_.pre.push_back(stmts[i]);
+    if (m_.serialLoop && !launchesOneThread(m_.selfCall))
+      return no("the loop over the children runs in every thread of the self-launch's grid: each child would be visited "
+                "once per thread (only a <<<1, 1>>> launch loops over them once)",
+                m_.selfCall);
+    if (!checkPre()) return false;
+    if (!checkCondition()) return false;
+    return checkSelfArgs();
+  }
+
+  /// A launch <<<1, 1, ...>>>.
+  bool launchesOneThread(const CUDAKernelCallExpr *call) const {
+    const CallExpr *cfg = call->getConfig();
+    unsigned first = cfg && cuda::calleeName(cfg) == "cudaLaunchDevice" ? 2 : 0;
+    auto isOne = [&](unsigned i) {
+      if (!cfg || i + first >= cfg->getNumArgs()) return false;
+      const Expr *e = stripConversions(cfg->getArg(i + first));
+      Expr::EvalResult r;
+      return e && !e->isValueDependent() && e->EvaluateAsInt(r, ctx_) && r.Val.getInt() == 1;
+    };
+    return isOne(0) && isOne(1);
+  }
+
+  bool mentionsLaunch(const Stmt *s) const {
+    bool found = false;
+    forEachNode(s, [&](const Stmt *n) {
+      if (auto *c = dyn_cast<CUDAKernelCallExpr>(n); c && c == m_.selfCall) found = true;
+    });
+    return found;
+  }
+
+  bool checkPre() {
+    std::set<const VarDecl *> declaredHere{m_.child};
+    for (const Stmt *s : m_.pre) {
+      StatementEffects fx = effectsOf(s, ctx_);
+      if (fx.launch) return no("a pre-order statement launches a kernel", s);
+      if (fx.ret || fx.jump) return no("a pre-order statement leaves the per-child part early", s);
+      if (fx.lambda) return no("a pre-order statement defines a lambda", s);
+      if (!fx.threadIds.empty())
+        return no("a pre-order statement reads " + *fx.threadIds.begin() +
+                      ": the rewrites run each child's statements in another thread",
+                  s);
+      if (fx.reads.count(m_.slot) || fx.writes.count(m_.slot))
+        return no("a pre-order statement uses the slot '" + m_.shape.slotVar + "': the rewrites have no such slot", s);
+      for (const VarDecl *w : fx.writes)
+        if (!declaredHere.count(w) && !fx.declared.count(w))
+          return no("a pre-order statement writes '" + w->getNameAsString() +
+                        "', declared outside the per-child part: state carried between siblings",
+                    s);
+      declaredHere.insert(fx.declared.begin(), fx.declared.end());
+    }
+    return true;
+  }
+
+  bool checkCondition() {
+    if (!m_.condition) {
+      m_.conditionOnTreeOnly = true;
+      return true;
+    }
+    StatementEffects fx = effectsOf(m_.condition, ctx_);
+    if (fx.memWrite || fx.impureCall || !fx.atomics.empty() || !fx.writes.empty() || fx.launch)
+      return no("the recursion condition `" + m_.shape.condition + "` has side effects", m_.condition);
+    if (!fx.threadIds.empty() || fx.reads.count(m_.slot))
+      return no("the recursion condition `" + m_.shape.condition + "` reads the thread's identity", m_.condition);
+    collectWrittenParams(m_.kernel->getBody(), m_.writtenParams);
+    if (m_.postKernel) {
+      // The post-order kernel writes through its own parameters: map them to the arguments.
+      std::vector<const VarDecl *> postWritten;
+      collectWrittenParams(m_.postKernel->getBody(), postWritten);
+      for (const VarDecl *pw : postWritten)
+        for (unsigned i = 0; i < m_.postKernel->getNumParams() && i < m_.postCall->getNumArgs(); ++i)
+          if (m_.postKernel->getParamDecl(i) == pw)
+            forEachNode(m_.postCall->getArg(i), [&](const Stmt *n) {
+              if (auto *dre = dyn_cast<DeclRefExpr>(n))
+                if (auto *p = dyn_cast<ParmVarDecl>(dre->getDecl()))
+                  if (std::find(m_.writtenParams.begin(), m_.writtenParams.end(), p) == m_.writtenParams.end())
+                    m_.writtenParams.push_back(p);
+            });
+    }
+    // Does the condition depend on the tree only? Follow the locals it reads
+    // back to their initialisers in the pre-order statements.
+    std::set<const VarDecl *> todo(fx.reads.begin(), fx.reads.end()), seen;
+    m_.conditionOnTreeOnly = true;
+    auto fail = [&](const std::string &why) {
+      if (m_.conditionOnTreeOnly) m_.conditionNotOnTree = why;
+      m_.conditionOnTreeOnly = false;
+    };
+    std::vector<const Expr *> exprs{m_.condition};
+    while (!todo.empty()) {
+      const VarDecl *v = *todo.begin();
+      todo.erase(todo.begin());
+      if (!seen.insert(v).second || v == m_.child || isa<ParmVarDecl>(v)) continue;
+      const Stmt *decl = nullptr;
+      for (const Stmt *s : m_.pre)
+        if (auto *ds = dyn_cast<DeclStmt>(s))
+          for (const Decl *d : ds->decls())
+            if (d == v) decl = s;
+      if (!decl || !v->getInit()) {
+        fail("the recursion condition reads '" + v->getNameAsString() + "', which is not initialised from the tree");
+        continue;
+      }
+      StatementEffects lx = effectsOf(v->getInit(), ctx_);
+      for (const Stmt *s : m_.pre)
+        if (effectsOf(s, ctx_).writes.count(v) && s != decl)
+          fail("the recursion condition reads '" + v->getNameAsString() + "', which a pre-order statement changes");
+      if (lx.memWrite || lx.impureCall || !lx.atomics.empty())
+        fail("the recursion condition reads '" + v->getNameAsString() + "', whose initialiser has side effects");
+      todo.insert(lx.reads.begin(), lx.reads.end());
+      exprs.push_back(v->getInit());
+    }
+    for (const Expr *e : exprs)
+      forEachNode(e, [&](const Stmt *n) {
+        if (auto *dre = dyn_cast<DeclRefExpr>(n))
+          if (auto *p = dyn_cast<ParmVarDecl>(dre->getDecl()))
+            if (std::find(m_.writtenParams.begin(), m_.writtenParams.end(), p) != m_.writtenParams.end())
+              fail("the recursion condition reads '" + p->getNameAsString() + "', which the kernel writes");
+        if (isa<CallExpr>(n) && !cuda::classifyCall(cast<CallExpr>(n)).pure)
+          fail("the recursion condition calls " + cuda::calleeName(cast<CallExpr>(n)));
+      });
+    return true;
+  }
+
+  bool checkSelfArgs() {
+    const CUDAKernelCallExpr *c = m_.selfCall;
+    const FunctionDecl *k = m_.kernel;
+    if (c->getNumArgs() != k->getNumParams()) return no("the self-launch passes a different number of arguments", c);
+    bool nodeSeen = false;
+    for (unsigned i = 0; i < k->getNumParams(); ++i) {
+      const ParmVarDecl *p = k->getParamDecl(i);
+      const Expr *a = c->getArg(i);
+      if (p == m_.node) {
+        if (varOf(a) != m_.child)
+          return no("the self-launch passes `" + textOf(a, ctx_) + "` for '" + p->getNameAsString() +
+                        "', not the child: the recursion is not over the children",
+                    a);
+        nodeSeen = true;
+        continue;
+      }
+      if (varOf(a) == p) continue;
+      if (p == m_.offsets || p == m_.children)
+        return no("the self-launch passes `" + textOf(a, ctx_) + "` for '" + p->getNameAsString() +
+                      "': the children must stay in the same CSR arrays",
+                  a);
+      StatementEffects ax = effectsOf(a, ctx_);
+      if (ax.memWrite || ax.impureCall || !ax.atomics.empty() || !ax.threadIds.empty() || ax.reads.count(m_.slot))
+        return no("the self-launch argument `" + textOf(a, ctx_) + "` is not a pure expression of the parameters and the child", a);
+      for (const VarDecl *r : ax.reads)
+        if (!isa<ParmVarDecl>(r) && r != m_.child)
+          return no("the self-launch argument `" + textOf(a, ctx_) + "` reads the local '" + r->getNameAsString() + "'", a);
+      m_.shape.varyingParams.push_back(p->getNameAsString() + " = " + textOf(a, ctx_));
+      // p + 1: the recursion depth.
+      if (auto *bo = dyn_cast<BinaryOperator>(bare(a)); bo && bo->getOpcode() == BO_Add && varOf(bo->getLHS()) == p)
+        if (auto *lit = dyn_cast<IntegerLiteral>(bare(bo->getRHS())); lit && lit->getValue() == 1) {
+          m_.shape.depthParam = p->getNameAsString();
+          if (m_.condition && mentionsVar(m_.condition, p)) m_.shape.depthBound = m_.shape.condition;
+        }
+    }
+    if (!nodeSeen) return no("the node is not a parameter", c);
+    return true;
+  }
+};
+
+} // namespace
+
+RecursionMatch matchRecursion(const FunctionDecl *kernel, const ASTContext &ctx) { return Matcher(kernel, ctx).run(); }
+
+void addRecursion(AnalyzedTU &tu) {
+  FileModel &m = tu.model();
+  const ASTContext &ctx = tu.astContext();
+  for (Kernel &k : m.kernels) {
+    if (!k.isRecursive) continue;
+    const FunctionDecl *fd = tu.functionDecl(k.name);
+    if (!fd || !fd->hasBody()) continue;
+    RecursionMatch rm = matchRecursion(fd, ctx);
+    RecursionShape &r = rm.shape;
+    auto idOf = [&](const CUDAKernelCallExpr *call) {
+      if (!call) return -1;
+      unsigned off = spanOf(call, ctx).begin.offset;
+      for (const LaunchSite &l : m.launches)
+        if (l.span.begin.offset == off) return l.id;
+      return -1;
+    };
+    r.selfLaunch = idOf(rm.selfCall);
+    r.postOrderLaunch = idOf(rm.postCall);
+    for (int id : k.launchedBy)
+      if (!m.launches[size_t(id)].deviceSide) r.hostLaunches.push_back(id);
+    // A loop over the children in every thread visits each child once only in a <<<1, 1>>> grid.
+    if (r.supported && rm.serialLoop)
+      for (int id : r.hostLaunches) {
+        const LaunchSite &l = m.launches[size_t(id)];
+        if (l.gridValue == std::optional<uint64_t>(1) && l.blockValue == std::optional<uint64_t>(1)) continue;
+        r.supported = false;
+        r.reason = "the host launch at " + lineText(l.span) + " starts " + k.name +
+                   " with more than one thread: each would loop over every child of the root";
+        r.reasonSpan = l.span;
+        break;
+      }
+    // Launched from another kernel too: the rewrites replace the host launches only.
+    for (int id : k.launchedBy) {
+      const LaunchSite &l = m.launches[size_t(id)];
+      if (r.supported && l.deviceSide && l.parent != k.name) {
+        r.supported = false;
+        r.reason = k.name + " is also launched from " + l.parent + " (" + lineText(l.span) +
+                   "): only its host launches start the recursion";
+        r.reasonSpan = l.span;
+      }
+    }
+    k.recursion = std::move(r);
+  }
+}
+
+} // namespace nestor

@@ -1,0 +1,85 @@
+# Recursion templates (issue 12, irregular-loop-and-recursion-templates.md
+# II-C): rec-hier and rec-flat on the recursive tree kernels of
+# examples/trees/ (goldens golden/recursion/<program>.<rewrite>.cu, each
+# compiled with nvcc; tests/gpu/recursion runs them against the originals).
+# rec-flat output must also build WITHOUT -rdc: no device launch is left.
+set(rec_sites "descendants:34" "heights:27" "tree_levels:21" "tree_levels_serial:15")
+foreach(entry ${rec_sites})
+  string(REPLACE ":" ";" parts ${entry})
+  list(GET parts 0 program)
+  list(GET parts 1 line)
+  foreach(rw rec-hier rec-flat)
+    string(REPLACE "-" "_" rw_name ${rw})
+    set(name recursion/${program}.${rw_name})
+    nestor_rewrite_case(${name} INPUT examples/trees/${program}.cu AT ${line} APPLY ${rw}
+      FLAGS -I${PROJECT_SOURCE_DIR}/examples/trees NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/examples/trees)
+  endforeach()
+  if(NESTOR_NVCC)
+    add_test(NAME rewrite_nvcc_nordc.recursion/${program}.rec_flat
+      COMMAND ${NESTOR_NVCC} -arch=sm_90 -std=c++17 -I${PROJECT_SOURCE_DIR}/runtime/include
+              -I${PROJECT_SOURCE_DIR}/examples/trees -c ${NESTOR_GOLDEN_DIR}/recursion/${program}.rec_flat.cu
+              -o ${CMAKE_CURRENT_BINARY_DIR}/recursion/${program}.rec_flat.nordc.o)
+    set_tests_properties(rewrite_nvcc_nordc.recursion/${program}.rec_flat PROPERTIES LABELS "rewrite;nvcc"
+      DEPENDS rewrite_golden.recursion/${program}.rec_flat)
+    # The inputs themselves build as CDP2 programs (-rdc, cudadevrt).
+    add_test(NAME rewrite_nvcc.recursion/${program}.original
+      COMMAND ${NESTOR_NVCC} -rdc=true -arch=sm_90 -std=c++17 -c ${PROJECT_SOURCE_DIR}/examples/trees/${program}.cu
+              -o ${CMAKE_CURRENT_BINARY_DIR}/recursion/${program}.original.o)
+    set_tests_properties(rewrite_nvcc.recursion/${program}.original PROPERTIES LABELS "rewrite;nvcc")
+  endif()
+  # Applied twice: the rewritten kernel is block-mapped (barriers), not the input shape.
+  nestor_rewrite_refusal(recursion.${program}_twice INPUT examples/trees/${program}.cu AT ${line}
+    APPLY rec-hier,rec-hier FLAGS -I${PROJECT_SOURCE_DIR}/examples/trees EXPECT "calls __syncthreads")
+endforeach()
+if(NESTOR_NVCC)
+  add_test(NAME rewrite_nvcc_nordc.recursion/descendants_flat_handwritten
+    COMMAND ${NESTOR_NVCC} -arch=sm_90 -std=c++17 -c ${PROJECT_SOURCE_DIR}/examples/trees/descendants_flat.cu
+            -o ${CMAKE_CURRENT_BINARY_DIR}/recursion/descendants_flat.o)
+  set_tests_properties(rewrite_nvcc_nordc.recursion/descendants_flat_handwritten PROPERTIES LABELS "rewrite;nvcc")
+endif()
+# The host launch of the recursion selects the same rewrite.
+nestor_rewrite_case(recursion/descendants.rec_flat_from_host INPUT examples/trees/descendants.cu AT 40 APPLY rec-flat
+  FLAGS -I${PROJECT_SOURCE_DIR}/examples/trees NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/examples/trees)
+# A depth parameter (rec-hier carries it one level down) and a graph BFS whose
+# condition reads an atomic (rec-flat evaluates it after the pre-order
+# statements, in the same thread).
+set(rec_fx tests/fixtures/recursion/refusals.cu)
+nestor_rewrite_case(recursion/refusals.bounded_rec_hier INPUT ${rec_fx} AT 65 APPLY rec-hier)
+nestor_rewrite_case(recursion/refusals.graph_bfs_rec_flat INPUT ${rec_fx} AT 53 APPLY rec-flat)
+# A grid-stride loop over the children is the same recursion as one thread per child.
+nestor_rewrite_case(recursion/refusals.strided_rec_hier INPUT ${rec_fx} AT 94 APPLY rec-hier)
+
+# Refusals, each naming the construct and its line.
+foreach(rw rec-hier rec-flat)
+  string(REPLACE "-" "_" rw_name ${rw})
+  nestor_rewrite_refusal(recursion.${rw_name}_not_csr INPUT ${rec_fx} AT 5 APPLY ${rw}
+    EXPECT "the recursion is not over CSR children (line 4)")
+  nestor_rewrite_refusal(recursion.${rw_name}_carried_state INPUT ${rec_fx} AT 13 APPLY ${rw}
+    EXPECT "writes 'budget', declared outside the per-child part: state carried between siblings (line 12)")
+  nestor_rewrite_refusal(recursion.${rw_name}_needs_result INPUT ${rec_fx} AT 21 APPLY ${rw}
+    EXPECT "needs the child's results before its grid has finished")
+  nestor_rewrite_refusal(recursion.${rw_name}_shared INPUT ${rec_fx} AT 32 APPLY ${rw}
+    EXPECT "__shared__ 'seen'")
+  nestor_rewrite_refusal(recursion.${rw_name}_barrier INPUT ${rec_fx} AT 41 APPLY ${rw}
+    EXPECT "calls __syncthreads (line 38)")
+  nestor_rewrite_refusal(recursion.${rw_name}_not_recursive INPUT tests/fixtures/templates/launch_refusals.cu AT 15
+    APPLY ${rw} EXPECT "is not recursive")
+endforeach()
+nestor_rewrite_refusal(recursion.rec_hier_sibling_sum INPUT ${rec_fx} AT 102 APPLY rec-hier
+  EXPECT "writes 'before', declared outside the per-child part: state carried between siblings (line 101)")
+nestor_rewrite_refusal(recursion.rec_flat_serial_loop_in_wide_grid INPUT ${rec_fx} AT 109 APPLY rec-flat
+  EXPECT "each child would be visited once per thread")
+nestor_rewrite_refusal(recursion.rec_hier_condition_not_on_tree INPUT ${rec_fx} AT 53 APPLY rec-hier
+  EXPECT "reads 'old', whose initialiser has side effects (line 53)")
+nestor_rewrite_refusal(recursion.rec_flat_depth_param INPUT ${rec_fx} AT 65 APPLY rec-flat
+  EXPECT "changes a parameter besides the node (depth = depth + 1, line 65)")
+nestor_rewrite_refusal(recursion.rec_flat_named_stream INPUT ${rec_fx} AT 81 APPLY rec-flat
+  EXPECT "the host launch at line 85 names a stream (st)")
+
+# rec-flat says in its title that dynamic parallelism is no longer needed.
+add_test(NAME rewrite_listed.recursion.rec_flat_title
+  COMMAND ${CMAKE_COMMAND} -DNESTOR=$<TARGET_FILE:nestor> -DINPUT=${PROJECT_SOURCE_DIR}/examples/trees/descendants.cu
+          -DAT=34 "-DFLAGS=-- -I${PROJECT_SOURCE_DIR}/examples/trees"
+          "-DEXPECT=rec-flat [Remove the recursion's device launches (no CDP needed): level-synchronous worklist (rec-flat)"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/CheckListed.cmake)
+set_tests_properties(rewrite_listed.recursion.rec_flat_title PROPERTIES LABELS "rewrite")

@@ -81,7 +81,7 @@ int main() {
     host_tree t = make(c.kind, c.n, rng);
     const unsigned n = unsigned(t.parent.size());
     unsigned *off = upload(t.off), *kids = upload(t.kids), *visits = upload(std::vector<unsigned>(n, 0)),
-             *seen = upload(std::vector<unsigned>(n, ~0u)), *size = upload(std::vector<unsigned>(n, 0));
+             *seen = upload(std::vector<unsigned>(n, ~0u)), *size = upload(std::vector<unsigned>(n, 1)); // a leaf is a subtree of one
     for (int run = 0; run < 2; ++run) { // the second run reuses the cached buffers
       NESTOR_CUDA_CHECK(cudaMemset(visits, 0, n * sizeof(unsigned)));
       rec::level_worklist<unsigned> wl(0u);

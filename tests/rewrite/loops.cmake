@@ -131,6 +131,10 @@ nestor_rewrite_case(loops/degree_gather.subwarp_8 INPUT ${loops_fx}/degree_gathe
   PARAMS width=8 ${loops_inc})
 nestor_rewrite_case(loops/degree_gather.np_inter_4 INPUT ${loops_fx}/degree_gather.cu AT 9 APPLY np
   PARAMS slaves=4 np_type=inter ${loops_inc})
+# A loop whose body calls user __device__ helpers (pure by their bodies).
+nestor_rewrite_case(loops/helper_sum.cte INPUT ${loops_fx}/helper_sum.cu AT 15 APPLY cte ${loops_inc})
+nestor_rewrite_case(loops/helper_sum.subwarp_8 INPUT ${loops_fx}/helper_sum.cu AT 15 APPLY subwarp
+  PARAMS width=8 ${loops_inc})
 
 # Parallel loops nested in branches (`if (row < rows) {...}`, if/else with a
 # loop in each branch) and in a sequential time-step loop: inter-warp NP

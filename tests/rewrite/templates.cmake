@@ -13,6 +13,9 @@ foreach(rw dual-queue dbuf-shared dbuf-global dpar-opt)
   endforeach()
   nestor_rewrite_case(templates/degree_gather.${rw_name}_32 INPUT ${tmpl_loops_fx}/degree_gather.cu AT 9 APPLY ${rw}
     PARAMS lb_threshold=32 ${tmpl_inc})
+  # The mapped expression calls user __device__ helpers (pure by their bodies).
+  nestor_rewrite_case(templates/helper_sum.${rw_name}_32 INPUT ${tmpl_loops_fx}/helper_sum.cu AT 15 APPLY ${rw}
+    PARAMS lb_threshold=32 ${tmpl_inc})
 endforeach()
 
 # Refusals, each naming the construct and its line.

@@ -56,14 +56,89 @@ struct Checked {
   const FunctionDecl *fd = nullptr;
   const ForStmt *fs = nullptr;
   loops::MapReduceLoop mr;
+  /// A loop of independent iterations with no result (`for (e = p[v]; e <
+  /// p[v + 1]; ++e) { ...stores, atomics... }`, BFS's or SSSP's relaxation):
+  /// the block-mapped pass runs `body` for each delayed iteration, the owner's
+  /// replay skips the loop. mr then holds the bounds and the loop variable.
+  bool forEach = false;
+  const Stmt *body = nullptr;
   std::vector<const CUDAKernelCallExpr *> launches;
 };
+
 
 LbPlan refuse(std::string why, SourceSpan at = {}) {
   LbPlan p;
   p.reason = std::move(why);
   p.blocker = std::move(at);
   return p;
+}
+
+/// The for-each form (Checked::forEach): a canonical CSR-like loop whose
+/// iterations are independent (the analysis, or a valid `#pragma np parallel
+/// for`), whose body leaves only through its end (no break, continue, return,
+/// goto) and touches no local of the thread declared outside it.
+std::optional<LbPlan> matchForEach(const AnalyzedTU &tu, const LoopSite &l, Checked &c) {
+  ASTContext &ctx = tu.astContext();
+  const FileModel &m = tu.model();
+  auto *fs = dyn_cast_or_null<ForStmt>(tu.loopStmt(l.id));
+  if (!fs) return refuse("the loop is not a for loop", l.headerSpan);
+  std::string why;
+  auto parts = loops::forParts(fs, ctx, why);
+  if (!parts) return refuse(why, l.headerSpan);
+  if (!parts->ivDeclared || parts->step != 1 || parts->inclusive)
+    return refuse("the loop must be `for (T i = begin; i < end; ++i)`", l.headerSpan);
+  bool pragma = l.pragma >= 0 && m.pragmas[size_t(l.pragma)].valid();
+  if (!pragma && !isNpCandidate(l)) {
+    if (!l.carriedDependences.empty())
+      return refuse("loop-carried dependence: " + l.carriedDependences.front().reason, l.carriedDependences.front().span);
+    return refuse("the loop neither reduces into one accumulator nor has iterations the analysis found independent "
+                  "(a #pragma np parallel for would say they are)",
+                  l.headerSpan);
+  }
+  StatementEffects fx = effectsOf(fs->getBody(), ctx);
+  if (fx.ret || fx.jump || fx.barrier || fx.warp || fx.launch || fx.lambda || fx.addrOfLocal) {
+    SourceSpan at = fx.firstBad.isValid() ? spanOf(SourceRange(fx.firstBad, fx.firstBad), ctx) : l.bodySpan;
+    return refuse("the loop body leaves through break, continue, return or goto, synchronises, launches, defines a "
+                  "lambda or takes a local's address (line " + std::to_string(at.begin.line) +
+                  "): a delayed iteration runs as a function of its own",
+                  at);
+  }
+  if (!fx.threadIds.empty())
+    return refuse("the loop body reads " + *fx.threadIds.begin() + ": the block-mapped phase runs it on other threads", l.bodySpan);
+  for (const VarDecl *w : fx.writes)
+    if (!fx.declared.count(w) && w != parts->iv)
+      return refuse("the loop body writes the thread's local '" + w->getNameAsString() +
+                        "': state carried between iterations, which the block-mapped phase would not carry",
+                    l.bodySpan);
+  for (const VarDecl *r : fx.reads)
+    if (r != parts->iv && !fx.declared.count(r) && !isa<ParmVarDecl>(r) && !r->hasAttr<CUDASharedAttr>())
+      return refuse("the loop body reads the thread's local '" + r->getNameAsString() +
+                        "': the block-mapped phase runs it on other threads",
+                    l.bodySpan);
+  for (const VarDecl *w : fx.writes)
+    if (isa<ParmVarDecl>(w))
+      return refuse("the loop body writes the parameter '" + w->getNameAsString() + "'", l.bodySpan);
+  loops::MapReduceLoop mr;
+  mr.iv = parts->iv->getNameAsString();
+  mr.ivType = loops::typeText(parts->iv->getType(), ctx);
+  mr.begin = textOf(parts->lower, ctx);
+  mr.end = textOf(parts->upper, ctx);
+  mr.acc.clear();
+  mr.accType = "int"; // the block pass reduces nothing: each iteration yields 0
+  mr.op = ReductionOp::Add;
+  mr.beginExpr = parts->lower;
+  mr.endExpr = parts->upper;
+  auto *lb = dyn_cast<ArraySubscriptExpr>(parts->lower->IgnoreParenImpCasts());
+  auto *ub = dyn_cast<ArraySubscriptExpr>(parts->upper->IgnoreParenImpCasts());
+  if (lb && ub && textOf(lb->getBase(), ctx) == textOf(ub->getBase(), ctx)) {
+    std::string q = textOf(lb->getIdx(), ctx), r = textOf(ub->getIdx(), ctx);
+    auto strip = [](std::string s) { s.erase(std::remove(s.begin(), s.end(), ' '), s.end()); return s; };
+    mr.csrLike = strip(r) == strip(q) + "+1" || strip(r) == "1+" + strip(q) || strip(r) == "(" + strip(q) + ")+1";
+  }
+  c.mr = std::move(mr);
+  c.forEach = true;
+  c.body = fs->getBody();
+  return std::nullopt;
 }
 
 /// Walks from the loop up to the kernel body: no enclosing loop (its carried
@@ -187,21 +262,24 @@ std::optional<LbPlan> check(const AnalyzedTU &tu, const RewriteTarget &t, Templa
   if (l.hasDeviceLaunch) return refuse("the loop launches a kernel", l.bodySpan);
   std::string why;
   SourceSpan where;
-  auto mr = loops::matchMapReduce(tu, l, why, where);
-  if (!mr) return refuse(why, where);
-  c.mr = *mr;
-  if (!mr->csrLike)
-    return refuse("the bounds `" + mr->begin + "` .. `" + mr->end +
+  if (auto mr = loops::matchMapReduce(tu, l, why, where)) {
+    c.mr = *mr;
+    if (!mr->descriptors.empty())
+      return refuse("the loop body reads the thread's local '" + mr->descriptors.front().first +
+                        "': the block-mapped phase evaluates it on other threads",
+                    spanOf(mr->mappedExpr, ctx));
+    StatementEffects mapped = effectsOf(mr->mappedExpr, ctx);
+    if (!mapped.threadIds.empty())
+      return refuse("the loop body reads " + *mapped.threadIds.begin() + ": the block-mapped phase runs it on other threads",
+                    spanOf(mr->mappedExpr, ctx));
+  } else if (std::optional<LbPlan> notForEach = matchForEach(tu, l, c)) {
+    // Neither form: say why it is not a reduction, and why not a for-each.
+    return refuse(why + "; as a loop of independent iterations: " + notForEach->reason, where);
+  }
+  if (!c.mr.csrLike)
+    return refuse("the bounds `" + c.mr.begin + "` .. `" + c.mr.end +
                       "` are not a CSR-like pair (begin = p[q], end = p[q + 1]): the templates split rows of a CSR offsets array",
                   l.headerSpan);
-  if (!mr->descriptors.empty())
-    return refuse("the loop body reads the thread's local '" + mr->descriptors.front().first +
-                      "': the block-mapped phase evaluates it on other threads",
-                  spanOf(mr->mappedExpr, ctx));
-  StatementEffects mapped = effectsOf(mr->mappedExpr, ctx);
-  if (!mapped.threadIds.empty())
-    return refuse("the loop body reads " + *mapped.threadIds.begin() + ": the block-mapped phase runs it on other threads",
-                  spanOf(mr->mappedExpr, ctx));
   c.kernel = m.findKernel(l.function);
   c.fd = tu.functionDecl(l.function);
   c.fs = dyn_cast_or_null<ForStmt>(tu.loopStmt(l.id));
@@ -303,12 +381,18 @@ llvm::Expected<clang::tooling::Replacements> emit(const AnalyzedTU &tu, const Ch
     if (i < text.size() && text[i] == ';') loopEnd = unsigned(i + 1);
   }
   std::string in = indentationAt(text, loopBegin);
-  std::string hook = "// " + name + " (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its\n" + in +
-                     "// trip count is " + thrText + " or more, or hands back its block-computed reduction.\n" + in +
-                     "if (nestor_phase.defer(" + mr.begin + ", " + mr.end + ")) return;\n" + in +
-                     "if (nestor_phase.has_result()) " + mr.acc + " = " + opf + "(" + mr.acc + ", nestor_phase.template result<" +
-                     mr.accType + ">());\n" + in + "else\n" + in + "  " +
-                     indentMore(text.substr(loopBegin, loopEnd - loopBegin).str());
+  std::string hook =
+      c.forEach
+          ? "// " + name + " (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its\n" + in +
+                "// trip count is " + thrText + " or more; the block-mapped pass then runs its iterations, and the replay skips it.\n" +
+                in + "if (nestor_phase.defer(" + mr.begin + ", " + mr.end + ")) return;\n" + in +
+                "if (!nestor_phase.has_result())\n" + in + "  " + indentMore(text.substr(loopBegin, loopEnd - loopBegin).str())
+          : "// " + name + " (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its\n" + in +
+                "// trip count is " + thrText + " or more, or hands back its block-computed reduction.\n" + in +
+                "if (nestor_phase.defer(" + mr.begin + ", " + mr.end + ")) return;\n" + in +
+                "if (nestor_phase.has_result()) " + mr.acc + " = " + opf + "(" + mr.acc + ", nestor_phase.template result<" +
+                mr.accType + ">());\n" + in + "else\n" + in + "  " +
+                indentMore(text.substr(loopBegin, loopEnd - loopBegin).str());
   std::string body = text.substr(bodySpan.begin.offset, loopBegin - bodySpan.begin.offset).str() + hook +
                      text.substr(loopEnd, bodySpan.end.offset - loopEnd).str();
   if (l.pragma >= 0) {
@@ -325,7 +409,14 @@ llvm::Expected<clang::tooling::Replacements> emit(const AnalyzedTU &tu, const Ch
                              bodyFunctionName(k) + "(" + params + identityParams + ") " + body + "\n\n";
 
   // The new kernel body.
-  const std::string lambdaF = "[=](" + mr.ivType + " " + mr.iv + ") { return " + mr.mapped + "; }";
+  // The work of one iteration for the block-mapped pass: f(i) of a reduction,
+  // or a for-each body run for its effects (its 0 is reduced and dropped).
+  std::string lambdaF = "[=](" + mr.ivType + " " + mr.iv + ") { return " + mr.mapped + "; }";
+  if (c.forEach) {
+    SourceSpan b = spanOf(c.body, ctx);
+    lambdaF = "[=](" + mr.ivType + " " + mr.iv + ") {\n    " + text.substr(b.begin.offset, loopEnd - b.begin.offset).str() +
+              "\n    return 0;\n  }";
+  }
   const std::string bodyCall = "[&](uint3 nestor_t, uint3 nestor_b, dim3 nestor_bd, dim3 nestor_gd, auto nestor_phase) {\n    " +
                                bodyFunctionName(k) + "(" + args + (args.empty() ? "" : ", ") +
                                "nestor_t, nestor_b, nestor_bd, nestor_gd, nestor_phase);\n  }";

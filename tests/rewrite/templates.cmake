@@ -73,6 +73,29 @@ foreach(entry ${tmpl_graph_sites})
   nestor_rewrite_refusal(templates.${program}_dbuf_global_launch_twice INPUT examples/graph/${program}.cu AT ${line}
     APPLY dbuf-global-launch,dbuf-global-launch EXPECT "no kernel launch at")
 endforeach()
+# ---- case (a) on the graph programs' flat (no-CDP) kernels of bench/graph/flat:
+# neighbour_sum's loop is a + reduction through a user __device__ helper, bfs's
+# a loop of independent iterations with stores (the for-each form: the block
+# pass runs the body, the owner's replay skips the loop). The goldens live with
+# the graph goldens, so tests/gpu checks each against examples/graph/<program>.cu
+# on every graph input and bench/graph times them next to flat and CDP.
+# sssp's loop (atomicMin; reads the thread's dist_v) is refused.
+set(tmpl_flat_sites "neighbour_sum:28" "bfs:26")
+foreach(entry ${tmpl_flat_sites})
+  string(REPLACE ":" ";" parts ${entry})
+  list(GET parts 0 program)
+  list(GET parts 1 line)
+  foreach(rw dual-queue dbuf-shared dbuf-global dpar-opt)
+    string(REPLACE "-" "_" rw_name ${rw})
+    foreach(thr 32 128)
+      nestor_rewrite_case(graph/${program}.flat_${rw_name}_${thr} INPUT bench/graph/flat/${program}.cu AT ${line} APPLY ${rw}
+        PARAMS lb_threshold=${thr} NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/examples/graph)
+    endforeach()
+  endforeach()
+endforeach()
+nestor_rewrite_refusal(templates.sssp_flat_not_independent INPUT bench/graph/flat/sssp.cu AT 29 APPLY dbuf-global
+  EXPECT "as a loop of independent iterations: the loop neither reduces")
+
 set(tmpl_launch_fx tests/fixtures/templates/launch_refusals.cu)
 nestor_rewrite_refusal(templates.dbuf_global_launch_child_shared INPUT ${tmpl_launch_fx} AT 15 APPLY dbuf-global-launch
   EXPECT "uses the __shared__ 'tile' (line 7)")

@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "../../../examples/graph/graph.h"
+#include "graph.h" // examples/graph (-I, as for the CDP programs)
 
 #define CUDA_CHECK(expr)                                                                 \
   do {                                                                                   \

@@ -274,7 +274,8 @@ std::optional<LbPlan> check(const AnalyzedTU &tu, const RewriteTarget &t, Templa
                     spanOf(mr->mappedExpr, ctx));
   } else if (std::optional<LbPlan> notForEach = matchForEach(tu, l, c)) {
     // Neither form: say why it is not a reduction, and why not a for-each.
-    return refuse(why + "; as a loop of independent iterations: " + notForEach->reason, where);
+    return refuse(why + "; as a loop of independent iterations: " + notForEach->reason,
+                  notForEach->blocker.valid() ? notForEach->blocker : where);
   }
   if (!c.mr.csrLike)
     return refuse("the bounds `" + c.mr.begin + "` .. `" + c.mr.end +

@@ -93,6 +93,15 @@ foreach(entry ${tmpl_flat_sites})
     endforeach()
   endforeach()
 endforeach()
+set(tmpl_foreach_fx tests/fixtures/templates/foreach_refusals.cu)
+nestor_rewrite_refusal(templates.foreach_carried_local INPUT ${tmpl_foreach_fx} AT 9 APPLY dbuf-global
+  EXPECT "writes the thread's local 'seen'")
+nestor_rewrite_refusal(templates.foreach_reads_local INPUT ${tmpl_foreach_fx} AT 21 APPLY dual-queue
+  EXPECT "reads the thread's local 'next'")
+nestor_rewrite_refusal(templates.foreach_break INPUT ${tmpl_foreach_fx} AT 30 APPLY dbuf-shared
+  EXPECT "leaves through break, continue, return or goto")
+nestor_rewrite_refusal(templates.foreach_thread_ids INPUT ${tmpl_foreach_fx} AT 40 APPLY dpar-opt
+  EXPECT "reads threadIdx")
 nestor_rewrite_refusal(templates.sssp_flat_not_independent INPUT bench/graph/flat/sssp.cu AT 29 APPLY dbuf-global
   EXPECT "as a loop of independent iterations: the loop neither reduces")
 

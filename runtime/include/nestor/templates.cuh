@@ -212,15 +212,18 @@ template <class I> struct dpar_batch {
   dim3 block_dim, grid_dim;
 };
 
-/// Phase of the thread-mapped pass of dpar-opt.
+/// Phase of the thread-mapped pass of dpar-opt: a large iteration is kept in
+/// the delaying thread's own `mine` and takes slot `*slot` of the block's
+/// batch (each thread delays at most one).
 template <class I> struct defer_to_dpar {
-  dpar_item<I> *items;
+  dpar_item<I> *mine;
+  unsigned *slot;
   unsigned *count;
   long long threshold;
   __device__ bool defer(I b, I e) const {
-    if (!items || (long long)(e) - (long long)(b) < threshold) return false;
-    const unsigned s = atomicAdd(count, 1u);
-    items[s] = dpar_item<I>{b, e, threadIdx};
+    if ((long long)(e) - (long long)(b) < threshold) return false;
+    *slot = atomicAdd(count, 1u);
+    *mine = dpar_item<I>{b, e, threadIdx};
     return true;
   }
   __device__ bool has_result() const { return false; }
@@ -228,13 +231,15 @@ template <class I> struct defer_to_dpar {
 };
 
 /// The whole dpar-opt kernel (irregular-loop-and-recursion-templates.md
-/// Figure 1(e)): the thread-mapped pass delays large iterations to a
-/// per-block buffer, then thread 0 makes ONE device launch for the block's
-/// buffer: `launch(batch)` must launch the child kernel (dpar_opt_child) with
-/// batch.count blocks. CDP2: the parent never waits for the child; the child
-/// finishes each delayed row itself. When the buffer cannot be allocated the
-/// rows run in place; when the launch fails, or the file is built without
-/// -rdc (no __CUDACC_RDC__), the block processes them itself.
+/// Figure 1(e)): the thread-mapped pass delays large iterations, then thread 0
+/// makes ONE device launch for the block's batch: `launch(batch)` must launch
+/// the child kernel (dpar_opt_child) with batch.count blocks. CDP2: the parent
+/// never waits for the child; the child finishes each delayed row itself.
+/// The batch lives on the device heap, allocated only by blocks that delayed
+/// something (malloc per block was most of dpar-opt's time on graphs where few
+/// blocks have a large row). When it cannot be allocated, each owner runs its
+/// row in place; when the launch fails, or the file is built without -rdc (no
+/// __CUDACC_RDC__), the block processes the batch itself.
 template <class I, class R, class F, class Op, class Body, class Launch>
 __device__ void dpar_opt(long long threshold, F f, Op op, Body body, Launch launch) {
   __shared__ dpar_item<I> *items;
@@ -245,30 +250,41 @@ __device__ void dpar_opt(long long threshold, F f, Op op, Body body, Launch laun
   if (tid == 0) {
     count = 0;
     launched = 0;
-    header = static_cast<unsigned *>(malloc(sizeof(unsigned) * 2 + sizeof(dpar_item<I>) * detail::block_threads()));
+    header = nullptr;
+    items = nullptr;
+  }
+  __syncthreads();
+  dpar_item<I> mine{};
+  unsigned slot = ~0u;
+  body(threadIdx, blockIdx, blockDim, gridDim, defer_to_dpar<I>{&mine, &slot, &count, threshold});
+  __syncthreads();
+  if (count == 0) return; // the usual case on regular inputs: no heap, no launch
+  if (tid == 0) {
+    header = static_cast<unsigned *>(malloc(sizeof(unsigned) * 2 + sizeof(dpar_item<I>) * count));
     items = header ? reinterpret_cast<dpar_item<I> *>(header + 2) : nullptr;
     if (header) header[0] = 0;
   }
   __syncthreads();
-  body(threadIdx, blockIdx, blockDim, gridDim, defer_to_dpar<I>{items, &count, threshold});
+  if (!header) {
+    // No heap left: each owner runs its delayed row itself, as the original did.
+    if (slot != ~0u) body(threadIdx, blockIdx, blockDim, gridDim, run_in_place{});
+    return;
+  }
+  if (slot != ~0u) items[slot] = mine;
   __syncthreads();
-  if (tid == 0 && header) {
-    if (count == 0) {
-      free(header);
-    } else {
+  if (tid == 0) {
 #if defined(__CUDACC_RDC__)
-      __threadfence(); // the items are visible to the child grid
-      launch(dpar_batch<I>{items, header, count, blockIdx, blockDim, gridDim});
-      launched = cudaGetLastError() == cudaSuccess;
+    __threadfence(); // the items are visible to the child grid
+    launch(dpar_batch<I>{items, header, count, blockIdx, blockDim, gridDim});
+    launched = cudaGetLastError() == cudaSuccess;
 #else
-      // Built without -rdc: no device launch is possible (the rewritten launch
-      // is compiled out too); the block processes its rows below.
-      (void)launch;
+    // Built without -rdc: no device launch is possible (the rewritten launch
+    // is compiled out too); the block processes its rows below.
+    (void)launch;
 #endif
-    }
   }
   __syncthreads();
-  if (!header || count == 0 || launched) return;
+  if (launched) return;
   // The launch failed (e.g. the pending-launch limit): block-mapped here.
   for (unsigned k = 0; k < count; ++k) {
     const R r = block_reduce_range<R>(items[k].begin, items[k].end, f, op);

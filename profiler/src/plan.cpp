@@ -277,7 +277,9 @@ Plan load_plan(const fs::path& plan_path) {
   json j;
   try {
     j = json::parse(in);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
+    // parse_error, and out_of_range for a number too large for a double
+    // (1E999): both are JSON this reader cannot take (found by fuzz_plan_results).
     throw PlanError("plan '" + plan_path.string() + "' is not valid JSON: " + e.what());
   }
   return parse_plan(j, plan_path);

@@ -328,6 +328,13 @@ TEST_F(PlanFixture, LoadPlanReportsUnreadableAndInvalidJson) {
   write(dir / "broken.json", "{ \"schema_version\": 1, ");
   EXPECT_THROW(load_plan(dir / "broken.json"), PlanError);
   EXPECT_THROW(load_plan(dir / "absent.json"), PlanError);
+  write(dir / "overflow.json", "{ \"schema_version\": 1E999 }"); // nlohmann: out_of_range, not parse_error
+  try {
+    load_plan(dir / "overflow.json");
+    ADD_FAILURE() << "a number overflow was accepted";
+  } catch (const PlanError& e) {
+    EXPECT_NE(std::string(e.what()).find("is not valid JSON"), std::string::npos) << e.what();
+  }
   write(dir / "plan.json", plan.dump());
   EXPECT_EQ(load_plan(dir / "plan.json").variants.size(), 2u);
 }

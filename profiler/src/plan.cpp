@@ -144,7 +144,7 @@ Plan parse_plan(const json& j, const fs::path& plan_path) {
   if (version == j.end() || !version->is_number_integer())
     throw PlanError("plan: missing integer field 'schema_version' (this runner reads version " +
                     std::to_string(kPlanSchemaVersion) + ")");
-  if (version->get<int>() != kPlanSchemaVersion)
+  if (version->get<long long>() != kPlanSchemaVersion) // get<int>() would wrap 2^32+1 to 1
     throw PlanError("plan: schema_version " + version->dump() + " is not supported (this runner reads version " +
                     std::to_string(kPlanSchemaVersion) + ")");
 

@@ -7,7 +7,7 @@ JOBS ?= 2
 CMAKE_FLAGS ?=
 NESTOR = $(BUILD)/cli/nestor
 
-.PHONY: demo test build bootstrap e2e-deps configure clean
+.PHONY: demo test test-asan build bootstrap e2e-deps configure clean
 
 bootstrap:
 	@scripts/bootstrap
@@ -35,6 +35,15 @@ demo: bootstrap configure
 
 test: bootstrap e2e-deps build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 1200
+	$(MAKE) test-asan
+
+# The unit, CLI and LSP tests again under ASan+UBSan, and each fuzz target
+# for a fixed number of runs over its corpus (CMakePresets.json `asan`,
+# build-asan/, clang-22; docs/fuzzing.md).
+test-asan: bootstrap
+	cmake --preset asan
+	cmake --build --preset asan -j $(JOBS)
+	ctest --preset asan -j $(JOBS)
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) build-asan

@@ -3,7 +3,10 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/StringSaver.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 
@@ -155,6 +158,56 @@ std::vector<std::string> translateNvccFlags(const std::vector<std::string> &in,
   return out;
 }
 
+llvm::Expected<std::vector<std::string>> expandResponseFiles(const std::vector<std::string> &in,
+                                                             const std::string &directory, unsigned depth) {
+  // A file that names itself (directly or not) must end in an error, not in
+  // unbounded recursion; real build systems nest one level at most.
+  constexpr unsigned kMaxDepth = 8;
+  constexpr uint64_t kMaxBytes = 4u << 20;
+  std::vector<std::string> out;
+  for (size_t i = 0; i < in.size(); ++i) {
+    llvm::StringRef a(in[i]);
+    std::optional<std::string> name;
+    if (a.starts_with("@")) name = a.drop_front().str();
+    else if (a.consume_front("--options-file=")) name = a.str();
+    else if (a == "--options-file" || a == "-optf") {
+      if (i + 1 == in.size()) return llvm::createStringError("%s needs a file name", in[i].c_str());
+      name = in[++i];
+    }
+    if (!name) { out.push_back(in[i]); continue; }
+    if (name->empty()) return llvm::createStringError("response file argument '%s' names no file", in[i].c_str());
+    if (depth >= kMaxDepth)
+      return llvm::createStringError("response files nested deeper than %u levels at '%s' (does one include itself?)",
+                                     kMaxDepth, name->c_str());
+    llvm::SmallString<256> path(*name);
+    if (!llvm::sys::path::is_absolute(path) && !directory.empty()) {
+      path = directory;
+      llvm::sys::path::append(path, *name);
+    }
+    // Only a regular file: @/dev/stdin or a FIFO would block, @/dev/zero never end.
+    llvm::sys::fs::file_status st;
+    if (!llvm::sys::fs::status(path, st) && st.type() != llvm::sys::fs::file_type::regular_file)
+      return llvm::createStringError("response file '%s' is not a regular file", path.c_str());
+    auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+    if (!buffer)
+      return llvm::createStringError("cannot read response file '%s': %s", path.c_str(),
+                                     buffer.getError().message().c_str());
+    if ((*buffer)->getBufferSize() > kMaxBytes)
+      return llvm::createStringError("response file '%s' is larger than 4 MiB", path.c_str());
+    llvm::BumpPtrAllocator alloc;
+    llvm::StringSaver saver(alloc);
+    llvm::SmallVector<const char *, 32> words;
+    llvm::cl::TokenizeGNUCommandLine((*buffer)->getBuffer(), saver, words);
+    std::vector<std::string> inner;
+    for (const char *w : words)
+      if (w) inner.emplace_back(w);
+    auto expanded = expandResponseFiles(inner, directory, depth + 1);
+    if (!expanded) return expanded.takeError();
+    out.insert(out.end(), expanded->begin(), expanded->end());
+  }
+  return out;
+}
+
 std::string findCudaPath(const std::string &preferred) {
   // "none" (or NESTOR_CUDA_PATH=none) analyses without a toolkit, as on a
   // machine that has none.
@@ -274,12 +327,19 @@ llvm::Expected<CompileCommand> compileCommandFor(const std::string &file, const 
       auto cmds = db->getCompileCommands(abs);
       if (!cmds.empty()) {
         const auto &cmd = cmds.front();
+        auto words = expandResponseFiles(
+            std::vector<std::string>(cmd.CommandLine.begin() + std::min<size_t>(1, cmd.CommandLine.size()),
+                                     cmd.CommandLine.end()),
+            cmd.Directory);
+        if (!words)
+          return llvm::createStringError("compile database %s, command of %s: %s", dbFile.c_str(),
+                                         abs.c_str(), llvm::toString(words.takeError()).c_str());
         std::vector<std::string> raw;
-        // Drop the driver and every mention of the input file.
-        for (size_t i = 1; i < cmd.CommandLine.size(); ++i) {
-          llvm::StringRef a(cmd.CommandLine[i]);
+        // Drop every mention of the input file (the driver is gone already).
+        for (const std::string &w : *words) {
+          llvm::StringRef a(w);
           if (a == cmd.Filename || llvm::sys::path::filename(a) == llvm::sys::path::filename(file)) continue;
-          raw.push_back(cmd.CommandLine[i]);
+          raw.push_back(w);
         }
         std::vector<std::string> dropped;
         std::vector<std::string> flags = translateNvccFlags(raw, dropped);
@@ -300,7 +360,9 @@ llvm::Expected<CompileCommand> compileCommandFor(const std::string &file, const 
   }
   std::vector<std::string> dropped;
   if (opts.userFlags) {
-    auto flags = translateNvccFlags(*opts.userFlags, dropped);
+    auto words = expandResponseFiles(*opts.userFlags, "");
+    if (!words) return llvm::createStringError("flags after --: %s", llvm::toString(words.takeError()).c_str());
+    auto flags = translateNvccFlags(*words, dropped);
     return finish(file, std::move(flags), std::move(dropped), "flags after --", "", opts);
   }
   return finish(file, {}, {}, "default flags", "", opts);

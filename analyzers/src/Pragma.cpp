@@ -211,7 +211,10 @@ private:
   }
 
   bool parseIdentList(std::vector<std::string> &out, const char *clause) {
-    std::set<std::string> seen;
+    // `out` already holds the names of earlier copyin(...) clauses: a name
+    // repeated across two of them is as much a duplicate as within one
+    // (canonical() writes them as one list).
+    std::set<std::string> seen(out.begin(), out.end());
     for (;;) {
       if (cur().kind != Token::Ident) {
         error(cur(), std::string("expected a variable name in ") + clause + "(...)");

@@ -144,7 +144,7 @@ Plan parse_plan(const json& j, const fs::path& plan_path) {
   if (version == j.end() || !version->is_number_integer())
     throw PlanError("plan: missing integer field 'schema_version' (this runner reads version " +
                     std::to_string(kPlanSchemaVersion) + ")");
-  if (version->get<int>() != kPlanSchemaVersion)
+  if (version->get<long long>() != kPlanSchemaVersion) // get<int>() would wrap 2^32+1 to 1
     throw PlanError("plan: schema_version " + version->dump() + " is not supported (this runner reads version " +
                     std::to_string(kPlanSchemaVersion) + ")");
 
@@ -277,7 +277,9 @@ Plan load_plan(const fs::path& plan_path) {
   json j;
   try {
     j = json::parse(in);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
+    // parse_error, and out_of_range for a number too large for a double
+    // (1E999): both are JSON this reader cannot take (found by fuzz_plan_results).
     throw PlanError("plan '" + plan_path.string() + "' is not valid JSON: " + e.what());
   }
   return parse_plan(j, plan_path);

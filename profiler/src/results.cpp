@@ -1,5 +1,10 @@
 #include "nestor/profiler/results.h"
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
 namespace nestor::profiler {
 using nlohmann::json;
 
@@ -28,8 +33,36 @@ const json& field(const json& object, const char* name, const std::string& where
   if (it == object.end()) throw ResultsFormatError(where + "." + name + " is missing");
   return *it;
 }
+// An integer field must hold an integer that fits: nlohmann's get<int>() of
+// 1e59 or get<size_t>() of -1 converts out of range, which is undefined for a
+// double (found by fuzz_plan_results under UBSan) and silently wraps for an
+// integer.
+template <typename T> T checked_integer(const json& value, const std::string& what) {
+  using limits = std::numeric_limits<T>;
+  if (value.is_number_float()) {
+    double d = value.get<double>();
+    double bound = std::ldexp(1.0, limits::digits); // 2^31 for int, 2^64 for size_t: exact doubles
+    if (!(d >= (limits::is_signed ? -bound : 0.0) && d < bound) || d != std::trunc(d))
+      throw ResultsFormatError(what + " must be an integer in range, not " + value.dump());
+    return static_cast<T>(d);
+  }
+  if (!value.is_number_integer()) throw ResultsFormatError(what + " has the wrong type (" + value.type_name() + ")");
+  if (value.is_number_unsigned()) {
+    auto u = value.get<std::uint64_t>();
+    if (u > static_cast<std::uint64_t>(limits::max())) throw ResultsFormatError(what + " is out of range: " + value.dump());
+    return static_cast<T>(u);
+  }
+  auto i = value.get<std::int64_t>();
+  if ((limits::is_signed ? i < static_cast<std::int64_t>(limits::min()) : i < 0) ||
+      (i > 0 && static_cast<std::uint64_t>(i) > static_cast<std::uint64_t>(limits::max())))
+    throw ResultsFormatError(what + " is out of range: " + value.dump());
+  return static_cast<T>(i);
+}
+
 template <typename T> T get(const json& object, const char* name, const std::string& where) {
   const json& value = field(object, name, where);
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+    return checked_integer<T>(value, where + "." + name);
   try {
     return value.get<T>();
   } catch (const json::exception&) {
@@ -143,8 +176,12 @@ VariantResult variant_from_json(const json& j) {
     t.source = get<std::string>(*it, "source", tw);
     t.activity_kind = get_optional<std::string>(*it, "activity_kind", tw);
     t.samples = get<std::vector<double>>(*it, "samples", tw);
-    for (auto& c : field(*it, "sm_clock_mhz", tw))
+    const json& clocks = field(*it, "sm_clock_mhz", tw);
+    if (!clocks.is_array()) throw ResultsFormatError(tw + ".sm_clock_mhz must be an array");
+    for (auto& c : clocks) {
+      if (!c.is_null() && !c.is_number()) throw ResultsFormatError(tw + ".sm_clock_mhz holds a " + c.type_name());
       t.sm_clock_mhz.push_back(c.is_null() ? std::nullopt : std::optional<double>(c.get<double>()));
+    }
     t.median = get<double>(*it, "median", tw);
     t.q1 = get<double>(*it, "q1", tw);
     t.q3 = get<double>(*it, "q3", tw);

@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <csignal>
 #include <fstream>
 #include <thread>
@@ -208,6 +210,33 @@ TEST(Report, ReadingBadResultsNamesTheField) {
   EXPECT_THROW(results_from_json(l), ResultsFormatError);
 }
 
+// Found by tests/fuzz/fuzz_plan_results: integer fields holding numbers out of
+// their type's range (undefined behaviour in nlohmann's conversion), and
+// clock entries that are not numbers (an nlohmann type_error escaped).
+TEST(Report, ReadingResultsRejectsOutOfRangeIntegersAndBadClocks) {
+  auto message = [](const std::function<void(json&)>& change) {
+    json j = to_json(sample_results());
+    change(j);
+    try {
+      results_from_json(j);
+    } catch (const ResultsFormatError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(message([](json& j) { j["variants"][1]["device"] = 1.66667e59; }).find("device must be an integer in range"),
+            std::string::npos);
+  EXPECT_NE(message([](json& j) { j["variants"][1]["device"] = 0.5; }).find("must be an integer"), std::string::npos);
+  EXPECT_NE(message([](json& j) { j["variants"][1]["timing"]["warmup_runs"] = -1; }).find("warmup_runs is out of range"),
+            std::string::npos);
+  EXPECT_NE(message([](json& j) { j["schema_version"] = 4294967297ull; }).find("schema_version is out of range"),
+            std::string::npos);
+  EXPECT_NE(message([](json& j) { j["variants"][1]["timing"]["sm_clock_mhz"] = json::array({"fast"}); })
+                .find("sm_clock_mhz holds a string"),
+            std::string::npos);
+  EXPECT_EQ(message([](json& j) { j["variants"][1]["device"] = 2.0; }), "accepted"); // an integral double is fine
+}
+
 TEST(Report, MarkdownTableAndRecommendation) {
   std::string md = render_markdown(sample_results());
   EXPECT_NE(md.find("| Variant | Status | Median (ms)"), std::string::npos);
@@ -328,6 +357,13 @@ TEST_F(PlanFixture, LoadPlanReportsUnreadableAndInvalidJson) {
   write(dir / "broken.json", "{ \"schema_version\": 1, ");
   EXPECT_THROW(load_plan(dir / "broken.json"), PlanError);
   EXPECT_THROW(load_plan(dir / "absent.json"), PlanError);
+  write(dir / "overflow.json", "{ \"schema_version\": 1E999 }"); // nlohmann: out_of_range, not parse_error
+  try {
+    load_plan(dir / "overflow.json");
+    ADD_FAILURE() << "a number overflow was accepted";
+  } catch (const PlanError& e) {
+    EXPECT_NE(std::string(e.what()).find("is not valid JSON"), std::string::npos) << e.what();
+  }
   write(dir / "plan.json", plan.dump());
   EXPECT_EQ(load_plan(dir / "plan.json").variants.size(), 2u);
 }

@@ -128,3 +128,49 @@ TEST(CompileFlags, MissingDatabaseDirIsAClearError) {
   ASSERT_FALSE(bool(cc));
   EXPECT_NE(llvm::toString(cc.takeError()).find("no compile_commands.json"), std::string::npos);
 }
+
+TEST(CompileFlags, ResponseFilesInTheDatabaseAreExpandedAndTranslated) {
+  TempDir d;
+  std::string src = d.file("k.cu", "__global__ void k() {}\n");
+  d.file("flags.rsp", "-arch=sm_75 -Iinc \"-DNAME=a b\" --options-file nested.rsp\n");
+  d.file("nested.rsp", "-rdc=true --expt-extended-lambda\n");
+  d.file("compile_commands.json", "[{\"directory\": \"" + std::string(d.path) +
+                                      "\", \"arguments\": [\"nvcc\", \"@flags.rsp\", \"-c\", \"k.cu\"], \"file\": \"k.cu\"}]");
+  FlagOptions o;
+  o.compileCommandsDir = std::string(d.path);
+  auto cc = compileCommandFor(src, o);
+  ASSERT_TRUE(bool(cc)) << llvm::toString(cc.takeError());
+  EXPECT_TRUE(has(cc->args, "--cuda-gpu-arch=sm_75"));
+  EXPECT_TRUE(has(cc->args, "-I" + std::string(d.path) + "/inc"));
+  EXPECT_TRUE(has(cc->args, "-DNAME=a b"));
+  EXPECT_TRUE(has(cc->dropped, "--expt-extended-lambda"));
+  EXPECT_FALSE(has(cc->args, "@flags.rsp"));
+}
+
+TEST(CompileFlags, BadResponseFilesAreClearErrors) {
+  TempDir d;
+  std::string src = d.file("k.cu", "");
+  d.file("self.rsp", "-DX @self.rsp\n");
+  struct Case {
+    const char *arg, *message;
+  } cases[] = {
+      {"@missing.rsp", "cannot read response file"},
+      {"@self.rsp", "nested deeper than 8 levels"},  // a file that includes itself
+      {"@/dev/zero", "not a regular file"},        // would never end
+      {"@", "names no file"},
+  };
+  for (const Case &c : cases) {
+    d.file("compile_commands.json", "[{\"directory\": \"" + std::string(d.path) + "\", \"arguments\": [\"nvcc\", \"" +
+                                        c.arg + "\", \"k.cu\"], \"file\": \"k.cu\"}]");
+    FlagOptions o;
+    o.compileCommandsDir = std::string(d.path);
+    auto cc = compileCommandFor(src, o);
+    ASSERT_FALSE(bool(cc)) << c.arg;
+    std::string msg = llvm::toString(cc.takeError());
+    EXPECT_NE(msg.find(c.message), std::string::npos) << c.arg << ": " << msg;
+    EXPECT_NE(msg.find("compile database"), std::string::npos) << msg;
+  }
+  auto trailing = expandResponseFiles({"-O2", "--options-file"}, std::string(d.path));
+  ASSERT_FALSE(bool(trailing));
+  EXPECT_NE(llvm::toString(trailing.takeError()).find("needs a file name"), std::string::npos);
+}

@@ -116,6 +116,8 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"np parallel for reduction(+:)", 29, "expected a variable name in reduction"},
         ErrorCase{"np parallel for reduction(+:s", 30, "expected ')' to close reduction"},
         ErrorCase{"np parallel for reduction(+:s,s)", 31, "listed twice"},
+        // Found by tests/fuzz/fuzz_pragma: two copyin clauses naming one variable.
+        ErrorCase{"np parallel for copyin(a,b) copyin(b)", 36, "listed twice in copyin"},
         ErrorCase{"np parallel for scan(avg:s)", 22, "unknown scan operator"},
         ErrorCase{"np parallel for copyin()", 24, "expected a variable name in copyin"},
         ErrorCase{"np parallel for copyin(3)", 24, "expected a variable name in copyin"},

@@ -34,6 +34,13 @@ struct CompileCommand {
 std::vector<std::string> translateNvccFlags(const std::vector<std::string> &in,
                                             std::vector<std::string> &dropped);
 
+/// Replaces response files by the words inside them: `@FILE` (clang, gcc,
+/// CMake) and nvcc's `--options-file FILE` / `-optf FILE`, nested ones too.
+/// Relative names are relative to `directory` (the command's). Fails with a
+/// one-line message for an unreadable file or nesting deeper than 8 levels.
+llvm::Expected<std::vector<std::string>> expandResponseFiles(const std::vector<std::string> &in,
+                                                             const std::string &directory, unsigned depth = 0);
+
 /// The CUDA toolkit to parse against, or "" when none is installed.
 std::string findCudaPath(const std::string &preferred);
 

@@ -1,0 +1,40 @@
+// Parallel loops inside branches (issue 4): the usual `if (row < n) { ... }`
+// guard instead of an early return, an if/else with a parallel loop in each
+// branch (the one in `else` carries a pragma, the one in `then` is inferred),
+// and a live-in the master reads from memory inside the branch.
+#include "loops_harness.cuh"
+
+__global__ void branchy_rows(const int *rowptr, const int *col, const float *val, const float *x, float *y, int rows) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < rows) {
+    float sum = 0.0f;
+    const int start = rowptr[row];
+    if (row % 3 != 0) {
+      for (int j = start; j < rowptr[row + 1]; ++j)
+        sum += val[j] * x[col[j]];
+    } else {
+      float biggest = -1.0e30f;
+#pragma np parallel for reduction(max:biggest)
+      for (int j = start; j < rowptr[row + 1]; ++j)
+        biggest = fmaxf(biggest, val[j]);
+      sum = biggest;
+    }
+    y[row] = sum;
+  }
+}
+
+int main(int argc, char **argv) {
+  nestor::test::require_gpu_or_skip();
+  loops::Args args(argc, argv);
+  const int rows = int(args.get("rows", 20000)), avg = int(args.get("avg", 16));
+  const bool powerlaw = args.str("graph", "powerlaw") == "powerlaw";
+  loops::Csr a = loops::make_csr(rows, rows, avg, powerlaw, unsigned(args.get("seed", 11)));
+  int *rp = loops::to_device(a.rowptr), *ci = loops::to_device(a.col);
+  float *v = loops::to_device(a.val), *x = loops::to_device(loops::random_floats(size_t(rows), 12));
+  float *y = loops::device_zeros<float>(size_t(rows));
+  const double bytes = 8.0 * a.val.size() + 4.0 * a.val.size() + 12.0 * rows;
+  loops::timed(args, bytes, [&] { branchy_rows<<<(rows + 63) / 64, 64>>>(rp, ci, v, x, y, rows); });
+  loops::ResultFile res(args);
+  res.add(loops::from_device(y, size_t(rows)));
+  return 0;
+}

@@ -128,13 +128,7 @@ std::optional<LbPlan> matchForEach(const AnalyzedTU &tu, const LoopSite &l, Chec
   mr.op = ReductionOp::Add;
   mr.beginExpr = parts->lower;
   mr.endExpr = parts->upper;
-  auto *lb = dyn_cast<ArraySubscriptExpr>(parts->lower->IgnoreParenImpCasts());
-  auto *ub = dyn_cast<ArraySubscriptExpr>(parts->upper->IgnoreParenImpCasts());
-  if (lb && ub && textOf(lb->getBase(), ctx) == textOf(ub->getBase(), ctx)) {
-    std::string q = textOf(lb->getIdx(), ctx), r = textOf(ub->getIdx(), ctx);
-    auto strip = [](std::string s) { s.erase(std::remove(s.begin(), s.end(), ' '), s.end()); return s; };
-    mr.csrLike = strip(r) == strip(q) + "+1" || strip(r) == "1+" + strip(q) || strip(r) == "(" + strip(q) + ")+1";
-  }
+  mr.csrLike = loops::isCsrPair(parts->lower, parts->upper, ctx);
   c.mr = std::move(mr);
   c.forEach = true;
   c.body = fs->getBody();

@@ -256,15 +256,17 @@ std::optional<MapReduceLoop> matchMapReduce(const AnalyzedTU &tu, const LoopSite
     m.descriptors.push_back({r->getNameAsString(), typeText(r->getType(), ctx)});
   }
   std::sort(m.descriptors.begin(), m.descriptors.end());
-  // CSR: begin = P[Q], end = P[Q + 1].
-  auto *lb = dyn_cast<ArraySubscriptExpr>(parts->lower->IgnoreParenImpCasts());
-  auto *ub = dyn_cast<ArraySubscriptExpr>(parts->upper->IgnoreParenImpCasts());
-  if (lb && ub && textOf(lb->getBase(), ctx) == textOf(ub->getBase(), ctx)) {
-    std::string q = textOf(lb->getIdx(), ctx), r = textOf(ub->getIdx(), ctx);
-    auto strip = [](std::string s) { s.erase(std::remove(s.begin(), s.end(), ' '), s.end()); return s; };
-    m.csrLike = strip(r) == strip(q) + "+1" || strip(r) == "1+" + strip(q) || strip(r) == "(" + strip(q) + ")+1";
-  }
+  m.csrLike = isCsrPair(parts->lower, parts->upper, ctx);
   return m;
+}
+
+bool isCsrPair(const Expr *lower, const Expr *upper, const ASTContext &ctx) {
+  auto *lb = dyn_cast<ArraySubscriptExpr>(lower->IgnoreParenImpCasts());
+  auto *ub = dyn_cast<ArraySubscriptExpr>(upper->IgnoreParenImpCasts());
+  if (!lb || !ub || textOf(lb->getBase(), ctx) != textOf(ub->getBase(), ctx)) return false;
+  std::string q = textOf(lb->getIdx(), ctx), r = textOf(ub->getIdx(), ctx);
+  auto strip = [](std::string s) { s.erase(std::remove(s.begin(), s.end(), ' '), s.end()); return s; };
+  return strip(r) == strip(q) + "+1" || strip(r) == "1+" + strip(q) || strip(r) == "(" + strip(q) + ")+1";
 }
 
 } // namespace nestor::loops

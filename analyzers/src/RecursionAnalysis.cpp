@@ -140,34 +140,52 @@ private:
     return true;
   }
 
+  /// The terms of a child slot `offsets[node] [+ blockIdx.x * blockDim.x +
+  /// threadIdx.x]`, each at most once; `other`: any further term; `minus`:
+  /// a subtraction or a '-' anywhere in it (both forms refuse those).
+  struct SlotTerms {
+    const ParmVarDecl *off = nullptr, *node = nullptr;
+    bool tid = false, boff = false, other = false, minus = false;
+  };
+  SlotTerms slotTerms(const Expr *init) {
+    SlotTerms st;
+    std::vector<const Expr *> terms;
+    additiveTerms(init, terms);
+    for (const Expr *t : terms) {
+      const Expr *idx = nullptr;
+      if (const ParmVarDecl *p = subscriptParam(t, &idx); p && !st.off) {
+        st.off = p;
+        st.node = dyn_cast_or_null<ParmVarDecl>(varOf(idx));
+      } else if (isComponent(t, "threadIdx") && !st.tid) st.tid = true;
+      else if (isBlockOffset(t) && !st.boff) st.boff = true;
+      else st.other = true;
+    }
+    st.minus = textOf(init, ctx_).find('-') != std::string::npos;
+    forEachNode(init, [&](const Stmt *n) {
+      if (auto *bo = dyn_cast<BinaryOperator>(n); bo && bo->getOpcode() == BO_Sub) st.minus = true;
+    });
+    return st;
+  }
+  void recordSlot(const VarDecl *vd, const SlotTerms &st) {
+    m_.slot = vd;
+    m_.offsets = st.off;
+    m_.node = st.node;
+    m_.shape.slotVar = vd->getNameAsString();
+    m_.shape.offsets = st.off->getNameAsString();
+    m_.shape.nodeParam = st.node->getNameAsString();
+  }
+
   /// `for (T s = offsets[node] [+ global id]; s < offsets[node + 1]; s += step)`.
   bool matchChildLoop(const ForStmt *fs, std::vector<const Stmt *> &perChild) {
     auto *ds = dyn_cast_or_null<DeclStmt>(fs->getInit());
     auto *vd = ds && ds->isSingleDecl() ? dyn_cast<VarDecl>(ds->getSingleDecl()) : nullptr;
     const std::string notCsr = ": the recursion is not over CSR children";
     if (!vd || !vd->getInit()) return no("the loop does not declare its slot `s = offsets[node]`" + notCsr, fs);
-    std::vector<const Expr *> terms;
-    additiveTerms(vd->getInit(), terms);
-    const ParmVarDecl *off = nullptr, *node = nullptr;
-    bool tid = false, boff = false, other = false;
-    for (const Expr *t : terms) {
-      const Expr *idx = nullptr;
-      if (const ParmVarDecl *p = subscriptParam(t, &idx); p && !off) {
-        off = p;
-        node = dyn_cast_or_null<ParmVarDecl>(varOf(idx));
-      } else if (isComponent(t, "threadIdx") && !tid) tid = true;
-      else if (isBlockOffset(t) && !boff) boff = true;
-      else other = true;
-    }
-    bool strided = tid && boff;
-    if (!off || !node || other || tid != boff || textOf(vd->getInit(), ctx_).find('-') != std::string::npos)
+    SlotTerms st = slotTerms(vd->getInit());
+    bool strided = st.tid && st.boff;
+    if (!st.off || !st.node || st.other || st.tid != st.boff || st.minus)
       return no("the loop's start `" + textOf(vd->getInit(), ctx_) + "` is not offsets[node] (+ the global thread id)" + notCsr, fs);
-    m_.slot = vd;
-    m_.offsets = off;
-    m_.node = node;
-    m_.shape.slotVar = vd->getNameAsString();
-    m_.shape.offsets = off->getNameAsString();
-    m_.shape.nodeParam = node->getNameAsString();
+    recordSlot(vd, st);
     auto *cmp = dyn_cast_or_null<BinaryOperator>(bare(fs->getCond()));
     if (!cmp || cmp->getOpcode() != BO_LT || varOf(cmp->getLHS()) != vd || !isEnd(cmp->getRHS()))
       return no("the loop's condition is not `" + m_.shape.slotVar + " < " + m_.shape.offsets + "[" + m_.shape.nodeParam +
@@ -245,33 +263,12 @@ private:
       return no("expected the child slot `slot = offsets[node] + blockIdx.x * blockDim.x + threadIdx.x` first: the "
                 "recursion is not over CSR children",
                 s);
-    std::vector<const Expr *> terms;
-    additiveTerms(vd->getInit(), terms);
-    bool hasSub = false;
-    forEachNode(vd->getInit(), [&](const Stmt *n) {
-      if (auto *bo = dyn_cast<BinaryOperator>(n); bo && bo->getOpcode() == BO_Sub) hasSub = true;
-    });
-    const ParmVarDecl *off = nullptr, *node = nullptr;
-    bool tid = false, boff = false;
-    for (const Expr *t : terms) {
-      const Expr *idx = nullptr;
-      if (const ParmVarDecl *p = subscriptParam(t, &idx); p && !off) {
-        off = p;
-        node = dyn_cast_or_null<ParmVarDecl>(varOf(idx));
-      } else if (isComponent(t, "threadIdx") && !tid) tid = true;
-      else if (isBlockOffset(t) && !boff) boff = true;
-      else off = nullptr, tid = false;
-    }
-    if (hasSub || !off || !node || !tid || !boff || terms.size() != 3)
+    SlotTerms st = slotTerms(vd->getInit());
+    if (st.minus || !st.off || !st.node || !st.tid || !st.boff || st.other)
       return no("the slot `" + textOf(vd->getInit(), ctx_) +
                     "` is not offsets[node] + blockIdx.x * blockDim.x + threadIdx.x: the recursion is not over CSR children",
                 s);
-    m_.slot = vd;
-    m_.offsets = off;
-    m_.node = node;
-    m_.shape.slotVar = vd->getNameAsString();
-    m_.shape.offsets = off->getNameAsString();
-    m_.shape.nodeParam = node->getNameAsString();
+    recordSlot(vd, st);
     return true;
   }
 

@@ -51,6 +51,32 @@ struct Mapper {
 };
 
 
+/// A finding's quick fix as a code action: with its edit when the index is
+/// of the current text, else with data for codeAction/resolve, which finds
+/// the finding again in the current analysis and takes the edit from there.
+CodeAction quickFixAction(const FixAction &f, const Mapper &map, const CodeActionRequest &req) {
+  const ActionIndex &index = map.index;
+  CodeAction a;
+  a.title = f.title;
+  a.kind = "quickfix";
+  a.isPreferred = true;
+  Diagnostic d = f.diagnostic;
+  if (map.stale()) d.base.range = proto::Range(map.position(f.begin), map.position(f.end));
+  a.diagnostics.push_back(toJSON(d));
+  if (!map.stale()) {
+    VersionedEdit e{req.uri, index.version, {}};
+    for (const FixAction::Edit &t : f.edits)
+      e.edits.push_back({proto::Range(index.lines.positionAt(index.text, t.begin), index.lines.positionAt(index.text, t.end)),
+                         t.newText});
+    a.edit = std::move(e);
+  } else {
+    a.data = Object{{"uri", req.uri.uri().str()},
+                    {"version", map.now.version},
+                    {"fix", Object{{"rule", f.ruleId}, {"title", f.title}, {"at", positionJSON(map.position(f.begin))}}}};
+  }
+  return a;
+}
+
 /// The rewrites offered for one target: applicable ones with their data for
 /// codeAction/resolve, refused ones disabled with the reason.
 void offerRewrites(const TargetActions &t, const Mapper &map, const CodeActionRequest &req, Array &out) {
@@ -154,27 +180,7 @@ std::optional<Array> codeActions(const ActionIndex &index, const CodeActionReque
     for (const FixAction &f : index.fixes) {
       if (f.begin > *end || *begin > f.end) continue;
       if (!map.delta.keeps(f.touchBegin, f.touchEnd)) return std::nullopt;
-      CodeAction a;
-      a.title = f.title;
-      a.kind = "quickfix";
-      a.isPreferred = true;
-      Diagnostic d = f.diagnostic;
-      if (map.stale()) d.base.range = proto::Range(map.position(f.begin), map.position(f.end));
-      a.diagnostics.push_back(toJSON(d));
-      if (!map.stale()) {
-        VersionedEdit e{req.uri, index.version, {}};
-        for (const FixAction::Edit &t : f.edits)
-          e.edits.push_back({proto::Range(index.lines.positionAt(index.text, t.begin), index.lines.positionAt(index.text, t.end)),
-                             t.newText});
-        a.edit = std::move(e);
-      } else {
-        // Computed on an older text: codeAction/resolve finds the finding
-        // again in the current analysis and takes the edit from there.
-        a.data = Object{{"uri", req.uri.uri().str()},
-                        {"version", now.version},
-                        {"fix", Object{{"rule", f.ruleId}, {"title", f.title}, {"at", positionJSON(map.position(f.begin))}}}};
-      }
-      out.push_back(toJSON(a, req.documentChanges));
+      out.push_back(toJSON(quickFixAction(f, map, req), req.documentChanges));
     }
   }
   if (!wanted(req, "refactor.rewrite")) return out;
@@ -212,17 +218,7 @@ Array codeActionsAroundEdit(const ActionIndex &index, const CodeActionRequest &r
     auto begin = d.toOld(req.begin), end = d.toOld(req.end);
     for (const FixAction &f : index.fixes) {
       if (!begin || !end || f.begin > *end || *begin > f.end || !d.keeps(f.touchBegin, f.touchEnd)) continue;
-      CodeAction a;
-      a.title = f.title;
-      a.kind = "quickfix";
-      a.isPreferred = true;
-      Diagnostic diag = f.diagnostic;
-      diag.base.range = proto::Range(map.position(f.begin), map.position(f.end));
-      a.diagnostics.push_back(toJSON(diag));
-      a.data = Object{{"uri", req.uri.uri().str()},
-                      {"version", now.version},
-                      {"fix", Object{{"rule", f.ruleId}, {"title", f.title}, {"at", positionJSON(map.position(f.begin))}}}};
-      out.push_back(toJSON(a, req.documentChanges));
+      out.push_back(toJSON(quickFixAction(f, map, req), req.documentChanges));
     }
   }
   if (!oldLine || !wanted(req, "refactor.rewrite")) return out;

@@ -4,12 +4,14 @@
 // thread count (lb_threshold), and after the parent grid a thread-mapped pass
 // runs the small launches and a block-mapped pass the large ones. The device
 // launch is gone: the program builds without -rdc / cudadevrt.
-// Checks and edits: rewriters/lb_common/LaunchPromotion.cpp.
-#include "../lb_common/LaunchPromotion.h"
+// Checks and edits: rewriters/lb_common/LaunchTemplates.cpp.
+#include "../lb_common/LaunchTemplates.h"
 #include "../lb_common/LoadBalance.h"
 
 namespace nestor {
 namespace {
+constexpr lb::LaunchTemplate kTemplate = lb::LaunchTemplate::DualQueue;
+
 class DualQueueLaunchImpl final : public Rewrite {
 public:
   const char *id() const override { return "dual-queue-launch"; }
@@ -23,11 +25,11 @@ public:
     return "Remove the device launch (no -rdc/cudadevrt needed): dual-queue, lb_threshold " + std::to_string(lb::thresholdOf(p));
   }
   Applicability prepare(const AnalyzedTU &tu, const RewriteTarget &t, const RewriteParams &) const override {
-    return lb::preparePromotion(tu, t);
+    return lb::prepareLaunchTemplate(tu, t, kTemplate);
   }
   llvm::Expected<clang::tooling::Replacements> apply(const AnalyzedTU &tu, const RewriteTarget &t,
                                                      const RewriteParams &p) const override {
-    return lb::applyPromotion(tu, t, true, lb::thresholdOf(p));
+    return lb::applyLaunchTemplate(tu, t, kTemplate, lb::thresholdOf(p));
   }
 };
 } // namespace

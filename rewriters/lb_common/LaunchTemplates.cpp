@@ -1,20 +1,27 @@
-// Promotion of a device-side launch whose child grid covers an irregular
-// loop's iterations (the thesis shape `child<<<deg/B+1, B>>>`) to no dynamic
-// parallelism, with the dbuf-global or dual-queue template
-// (irregular-loop-and-recursion-templates.md II-B; LaunchPromotion.h):
+// The load-balancing templates on a device-side launch whose child grid
+// covers an irregular loop's iterations (the thesis shape
+// `child<<<deg/B+1, B>>>`; irregular-loop-and-recursion-templates.md II-B;
+// LaunchTemplates.h):
 //
 //   - `<child>_nestor_thread(params..., threadIdx, blockIdx, blockDim,
 //     gridDim)`: the child's body with its identity as parameters;
 //     `<child>_nestor_launch`: a delayed launch (arguments + configuration);
-//     `<child>_nestor_drain`: the pass over a queue of delayed launches
-//     (block-mapped, or thread-mapped for dual-queue's small queue);
-//   - at the launch: dbuf-global runs launches below lb_threshold threads in
-//     the parent thread and queues the others; dual-queue queues every launch
-//     as small or large; the launch's error check goes with the launch;
-//   - the parent gets a defaulted queues parameter, and each host launch of
-//     it becomes nestor::tmpl::launch_promoted (parent grid, then the passes).
-// Runtime and CDP2 semantics: nestor/promote.cuh.
-#include "LaunchPromotion.h"
+//   - at the launch, a launch below lb_threshold threads runs in the parent
+//     thread (dual-queue queues it as small instead); a larger one is
+//       dbuf-global / dual-queue: appended to a global queue, which
+//         `<child>_nestor_drain` runs after the parent grid (the parent gets a
+//         defaulted queues parameter and each host launch of it becomes
+//         nestor::tmpl::launch_promoted: parent grid, then the passes);
+//       dbuf-shared / dpar-opt: held by the thread; the parent body moves into
+//         `<parent>_nestor_body` and the kernel calls it, then lets the block
+//         run the held launches (dbuf-shared) or launch
+//         `<child>_nestor_dpar` once for them (dpar-opt);
+//   - the launch's error check goes with the launch.
+// dbuf-global, dual-queue and dbuf-shared leave no device launch: the program
+// builds without -rdc / cudadevrt (the code action's title says so).
+// Runtime and CDP2 semantics: nestor/promote.cuh, nestor/delayed_launches.cuh.
+#include "LaunchTemplates.h"
+#include "LoadBalance.h"
 #include "../dp_common/DpCommon.h"
 #include "../loop_common/LoopCommon.h"
 
@@ -32,12 +39,35 @@ namespace nestor::lb {
 namespace {
 using namespace dprw;
 
-struct Promotion {
+struct Plan {
+  LaunchTemplate which;
   LaunchStatement ls;
   ChildScan scan;
   const Kernel *child = nullptr;
   std::vector<HostLaunch> hosts;
+  unsigned parentBodyBegin = 0, parentBodyEnd = 0; ///< dbuf-shared / dpar-opt: the parent body `{ ... }`
 };
+
+const char *idOf(LaunchTemplate w) {
+  switch (w) {
+  case LaunchTemplate::DbufGlobal: return "dbuf-global-launch";
+  case LaunchTemplate::DualQueue: return "dual-queue-launch";
+  case LaunchTemplate::DbufShared: return "dbuf-shared-launch";
+  case LaunchTemplate::DparOpt: return "dpar-opt-launch";
+  }
+  return "";
+}
+const char *nameOf(LaunchTemplate w) {
+  switch (w) {
+  case LaunchTemplate::DbufGlobal: return "dbuf-global";
+  case LaunchTemplate::DualQueue: return "dual-queue";
+  case LaunchTemplate::DbufShared: return "dbuf-shared";
+  case LaunchTemplate::DparOpt: return "dpar-opt";
+  }
+  return "";
+}
+/// The templates whose parent body is followed by a phase of its block.
+bool holdsInBlock(LaunchTemplate w) { return w == LaunchTemplate::DbufShared || w == LaunchTemplate::DparOpt; }
 
 std::optional<std::string> impure(const clang::Expr *e, const clang::ASTContext &ctx) {
   StatementEffects fx = effectsOf(e, ctx);
@@ -46,21 +76,9 @@ std::optional<std::string> impure(const clang::Expr *e, const clang::ASTContext 
   return std::nullopt;
 }
 
-Applicability check(const AnalyzedTU &tu, const RewriteTarget &t, Promotion &p) {
-  const FileModel &m = tu.model();
-  const clang::ASTContext &ctx = tu.astContext();
-  Applicability a = locateLaunch(tu, t, p.ls);
-  if (!a.applies) return a;
-  const LaunchSite &site = *p.ls.site;
-  if (!site.enclosingLoops.empty()) {
-    const LoopSite &l = m.loops[size_t(site.enclosingLoops.front())];
-    return Applicability::no("the launch is inside the loop at " + lineOf(l.span) +
-                                 ": a parent thread may delay one launch only",
-                             l.span);
-  }
-  p.child = m.findKernel(site.child);
-  if (!p.child) return Applicability::no("child kernel " + site.child + " was not analysed", site.span);
-  const Kernel &c = *p.child;
+/// The child runs inside blocks that are not its own (the parent thread, a
+/// pass's block or the parent's block): what that excludes.
+Applicability checkChild(const Kernel &c) {
   if (!c.shared.empty())
     return Applicability::no("child " + c.name + " uses the __shared__ '" + c.shared.front().name + "' (" +
                                  lineOf(c.shared.front().span) + "): its threads run inside the blocks of other kernels, where that memory is not theirs",
@@ -77,7 +95,13 @@ Applicability check(const AnalyzedTU &tu, const RewriteTarget &t, Promotion &p) 
     return Applicability::no("child " + c.name + " uses cooperative groups (" + lineOf(c.cooperativeGroups.front().span) + ")",
                              c.cooperativeGroups.front().span);
   if (c.isRecursive) return Applicability::no("child " + c.name + " is recursive: see rec-hier / rec-flat", c.nameSpan);
-  // After the rewrite nothing may need the device runtime, or -rdc stays.
+  return Applicability::yes();
+}
+
+/// After a promotion nothing may need the device runtime, or -rdc stays.
+Applicability checkNoDeviceRuntimeLeft(const AnalyzedTU &tu, const Plan &p) {
+  const FileModel &m = tu.model();
+  const LaunchSite &site = *p.ls.site;
   for (const LaunchSite &o : m.launches)
     if (o.deviceSide && o.id != site.id && (o.parent == site.parent || o.parent == site.child))
       return Applicability::no(o.parent + " also launches " + o.child + " (" + lineOf(o.span) +
@@ -90,7 +114,7 @@ Applicability check(const AnalyzedTU &tu, const RewriteTarget &t, Promotion &p) 
       if (refusal || !call || llvm::isa<clang::CUDAKernelCallExpr>(call)) return;
       cuda::CallMeaning cm = cuda::classifyCall(call);
       if (!cm.deviceRuntime && cm.name != "cudaGetLastError" && cm.name != "cudaPeekAtLastError") return;
-      SourceSpan sp = spanOf(call, ctx);
+      SourceSpan sp = spanOf(call, tu.astContext());
       if (fd == p.ls.parent && sp.begin.offset >= p.ls.groupBegin && sp.end.offset <= p.ls.groupEnd) return;
       refusal = Applicability::no(fd->getNameAsString() + " calls " + cm.name + " (" + lineOf(sp) +
                                       ") from the device: the program would still need the device runtime",
@@ -98,24 +122,14 @@ Applicability check(const AnalyzedTU &tu, const RewriteTarget &t, Promotion &p) 
     });
     if (refusal) return *refusal;
   }
-  a = scanChild(tu, p.ls.child, p.scan);
-  if (!a.applies) return a;
-  if (spanOf(p.ls.child->getSourceRange(), ctx).begin.offset > spanOf(p.ls.parent->getSourceRange(), ctx).begin.offset)
-    return Applicability::no("child " + c.name + " is defined after its parent " + site.parent +
-                                 ": the delayed-launch record is declared with the child",
-                             c.nameSpan);
-  for (const std::string suffix : {"_nestor_thread", "_nestor_launch", "_nestor_drain"})
-    if (tu.functionDecl(c.name + suffix) || tu.mainFileText().contains(c.name + suffix))
-      return Applicability::no(c.name + suffix + " exists already: the rewrite was applied", site.span);
-  for (const clang::ParmVarDecl *pv : p.ls.child->parameters())
-    if (pv->getName().empty() || pv->getName().starts_with("nestor_"))
-      return Applicability::no("a parameter of child " + c.name + " is unnamed or named nestor_*", c.nameSpan);
-  for (const clang::Expr *arg : p.ls.call->arguments())
-    if (auto why = impure(arg, ctx))
-      return Applicability::no("the launch argument `" + textOf(arg, ctx) + "` " + *why + ": it is evaluated once per child thread run in the parent",
-                               spanOf(arg, ctx));
-  // The parent's host launches pass the queue.
-  a = hostLaunchesOf(tu, site.parent, p.hosts);
+  return Applicability::yes();
+}
+
+/// dbuf-global / dual-queue: the parent's host launches pass the queues.
+Applicability checkHostLaunches(const AnalyzedTU &tu, Plan &p) {
+  const clang::ASTContext &ctx = tu.astContext();
+  const LaunchSite &site = *p.ls.site;
+  Applicability a = hostLaunchesOf(tu, site.parent, p.hosts);
   if (!a.applies) return a;
   for (const HostLaunch &h : p.hosts)
     if (!h.streamText.empty() && h.streamText != "0")
@@ -133,17 +147,151 @@ Applicability check(const AnalyzedTU &tu, const RewriteTarget &t, Promotion &p) 
   return Applicability::yes();
 }
 
+/// dbuf-shared / dpar-opt: the parent body moves into a function and is
+/// followed by a phase of the whole block.
+Applicability checkParentBlockPhase(const AnalyzedTU &tu, Plan &p) {
+  const FileModel &m = tu.model();
+  const clang::ASTContext &ctx = tu.astContext();
+  const LaunchSite &site = *p.ls.site;
+  const Kernel *parent = m.findKernel(site.parent);
+  if (!parent || !parent->isGlobal)
+    return Applicability::no(site.parent + " is not a __global__ kernel: the held launches are run by the block of a parent grid",
+                             site.span);
+  // A thread that returns early reaches the block phase's barriers while the
+  // others wait at the parent's own: the barriers would pair up wrongly.
+  if (!parent->barriers.empty())
+    return Applicability::no("parent " + parent->name + " calls " + parent->barriers.front().name + " (" +
+                                 lineOf(parent->barriers.front().span) +
+                                 "): the block phase after its body has barriers of its own, which threads that leave the body early would pair with it",
+                             parent->barriers.front().span);
+  if (!parent->cooperativeGroups.empty())
+    return Applicability::no("parent " + parent->name + " uses cooperative groups (" + lineOf(parent->cooperativeGroups.front().span) +
+                                 "): the block phase after its body has barriers of its own",
+                             parent->cooperativeGroups.front().span);
+  const clang::Stmt *body = p.ls.parent->getBody();
+  SourceSpan bs = spanOf(body, ctx);
+  if (!bs.valid() || bs.end.offset <= bs.begin.offset || p.ls.groupBegin < bs.begin.offset || p.ls.groupEnd > bs.end.offset)
+    return Applicability::no("the body of " + site.parent + " is not plain text of this file (a macro?)", site.span);
+  p.parentBodyBegin = bs.begin.offset;
+  p.parentBodyEnd = bs.end.offset;
+  for (const clang::ParmVarDecl *pv : p.ls.parent->parameters())
+    if (pv->getName().empty() || pv->getName().starts_with("nestor_"))
+      return Applicability::no("a parameter of parent " + site.parent + " is unnamed or named nestor_*", parent->nameSpan);
+  if (tu.functionDecl(site.parent + "_nestor_body") || tu.mainFileText().contains(site.parent + "_nestor_body"))
+    return Applicability::no(site.parent + "_nestor_body exists already: a template was applied to this parent", site.span);
+  if (p.which == LaunchTemplate::DbufShared) {
+    // The buffer adds static shared memory to every parent block; with
+    // dynamic shared memory on top, the launch could exceed the limit.
+    std::vector<HostLaunch> hosts;
+    if (hostLaunchesOf(tu, site.parent, hosts).applies)
+      for (const HostLaunch &h : hosts)
+        if (!h.site->sharedMem.empty() && h.site->sharedMem != "0")
+          return Applicability::no("the launch of " + site.parent + " at " + lineOf(h.site->span) + " asks for dynamic shared memory (" +
+                                       h.site->sharedMem + "): dbuf-shared adds a buffer of static shared memory to each block, which could exceed the limit; dbuf-global-launch does not",
+                                   h.site->span);
+  }
+  return Applicability::yes();
+}
+
+Applicability check(const AnalyzedTU &tu, const RewriteTarget &t, Plan &p) {
+  const FileModel &m = tu.model();
+  const clang::ASTContext &ctx = tu.astContext();
+  Applicability a = locateLaunch(tu, t, p.ls);
+  if (!a.applies) return a;
+  const LaunchSite &site = *p.ls.site;
+  if (!site.enclosingLoops.empty()) {
+    const LoopSite &l = m.loops[size_t(site.enclosingLoops.front())];
+    return Applicability::no("the launch is inside the loop at " + lineOf(l.span) +
+                                 ": a parent thread may delay one launch only",
+                             l.span);
+  }
+  p.child = m.findKernel(site.child);
+  if (!p.child) return Applicability::no("child kernel " + site.child + " was not analysed", site.span);
+  const Kernel &c = *p.child;
+  a = checkChild(c);
+  if (!a.applies) return a;
+  if (removesDeviceLaunch(p.which)) {
+    a = checkNoDeviceRuntimeLeft(tu, p);
+    if (!a.applies) return a;
+  }
+  a = scanChild(tu, p.ls.child, p.scan);
+  if (!a.applies) return a;
+  if (spanOf(p.ls.child->getSourceRange(), ctx).begin.offset > spanOf(p.ls.parent->getSourceRange(), ctx).begin.offset)
+    return Applicability::no("child " + c.name + " is defined after its parent " + site.parent +
+                                 ": the delayed-launch record is declared with the child",
+                             c.nameSpan);
+  for (const std::string suffix : {"_nestor_thread", "_nestor_launch", "_nestor_drain", "_nestor_dpar"})
+    if (tu.functionDecl(c.name + suffix) || tu.mainFileText().contains(c.name + suffix))
+      return Applicability::no(c.name + suffix + " exists already: the rewrite was applied", site.span);
+  for (const clang::ParmVarDecl *pv : p.ls.child->parameters())
+    if (pv->getName().empty() || pv->getName().starts_with("nestor_"))
+      return Applicability::no("a parameter of child " + c.name + " is unnamed or named nestor_*", c.nameSpan);
+  for (const clang::Expr *arg : p.ls.call->arguments())
+    if (auto why = impure(arg, ctx))
+      return Applicability::no("the launch argument `" + textOf(arg, ctx) + "` " + *why + ": it is evaluated once per child thread run in the parent",
+                               spanOf(arg, ctx));
+  return holdsInBlock(p.which) ? checkParentBlockPhase(tu, p) : checkHostLaunches(tu, p);
+}
+
+/// The text that replaces the launch statement and its bookkeeping: a launch
+/// below the threshold runs in this thread; a larger one is queued or held.
+std::string launchReplacement(const Plan &p, const std::string &threshold) {
+  const LaunchTemplate w = p.which;
+  const std::string child = p.ls.site->child, rec = child + "_nestor_launch", thread = child + "_nestor_thread";
+  const std::string in = p.ls.indent + "  ";
+  std::string g = "{\n" + in + "// " + nameOf(w) + ", lb_threshold " + threshold + " (irregular-loop-and-recursion-templates.md II-B)";
+  switch (w) {
+  case LaunchTemplate::DbufGlobal:
+    g += ", no dynamic parallelism: a launch of\n" + in + "// fewer than " + threshold + " threads runs in this thread; a larger one is delayed to " +
+         child + "_nestor_drain,\n" + in + "// which runs after this grid (CDP2 gives no earlier guarantee either).\n";
+    break;
+  case LaunchTemplate::DualQueue:
+    g += ", no dynamic parallelism: the launch is\n" + in + "// queued as small (fewer than " + threshold +
+         " threads, thread-mapped pass) or large (block-mapped pass);\n" + in +
+         "// the passes run after this grid (CDP2 gives no earlier guarantee either).\n";
+    break;
+  case LaunchTemplate::DbufShared:
+    g += ", no dynamic parallelism: a launch of\n" + in + "// fewer than " + threshold +
+         " threads runs in this thread; a larger one is held, and this block runs it after\n" + in +
+         "// the parent body (CDP2 gives no earlier guarantee either).\n";
+    break;
+  case LaunchTemplate::DparOpt:
+    g += ": a launch of fewer than " + threshold + " threads\n" + in +
+         "// runs in this thread; a larger one is held, and this block makes one device launch for all of them\n" + in +
+         "// after the parent body.\n";
+    break;
+  }
+  g += in + "const dim3 nestor_grid(" + p.ls.gridText + "), nestor_block(" + p.ls.blockText + ");\n";
+  if (!p.ls.counterText.empty()) g += in + p.ls.counterText + "\n";
+  g += in + rec + " nestor_item;\n";
+  for (size_t i = 0; i < p.ls.argTexts.size() && i < size_t(p.ls.child->getNumParams()); ++i)
+    g += in + "nestor_item." + p.ls.child->getParamDecl(unsigned(i))->getNameAsString() + " = " + p.ls.argTexts[i] + ";\n";
+  g += in + "nestor_item.nestor_grid = nestor_grid;\n" + in + "nestor_item.nestor_block = nestor_block;\n";
+  const std::string small = "nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < " + threshold + "ull";
+  if (w == LaunchTemplate::DualQueue)
+    g += in + "if (!nestor::tmpl::push_launch(" + small + " ? nestor_lq.small : nestor_lq.large, nestor_item))\n";
+  else if (w == LaunchTemplate::DbufGlobal)
+    g += in + "if (" + small + " ||\n" + in + "    !nestor::tmpl::push_launch(nestor_lq.large, nestor_item))\n";
+  else
+    g += in + "if (" + small + " ||\n" + in + "    !nestor_held.hold(nestor_item))\n";
+  g += in + "  nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {\n" + in +
+       "    " + thread + "(" + joinArgs(p.ls.argTexts, "t, b, bd, gd") + ");\n" + in + "  });\n" + p.ls.indent + "}";
+  return g;
+}
+
 } // namespace
 
-Applicability preparePromotion(const AnalyzedTU &tu, const RewriteTarget &t) {
-  Promotion p;
+Applicability prepareLaunchTemplate(const AnalyzedTU &tu, const RewriteTarget &t, LaunchTemplate which) {
+  Plan p;
+  p.which = which;
   return check(tu, t, p);
 }
 
-llvm::Expected<clang::tooling::Replacements> applyPromotion(const AnalyzedTU &tu, const RewriteTarget &t, bool dual,
-                                                            long long threshold) {
-  const char *rw = dual ? "dual-queue-launch" : "dbuf-global-launch";
-  Promotion p;
+llvm::Expected<clang::tooling::Replacements> applyLaunchTemplate(const AnalyzedTU &tu, const RewriteTarget &t,
+                                                                 LaunchTemplate which, long long threshold) {
+  const char *rw = idOf(which);
+  Plan p;
+  p.which = which;
   Applicability a = check(tu, t, p);
   if (!a.applies) return llvm::createStringError("%s: %s", rw, a.reason.c_str());
   const clang::ASTContext &ctx = tu.astContext();
@@ -151,79 +299,115 @@ llvm::Expected<clang::tooling::Replacements> applyPromotion(const AnalyzedTU &tu
   llvm::StringRef text = tu.mainFileText();
   const LaunchSite &site = *p.ls.site;
   const std::string child = site.child, parent = site.parent;
-  const std::string thr = std::to_string(threshold), name = dual ? "dual-queue" : "dbuf-global";
-  const std::string rec = child + "_nestor_launch", thread = child + "_nestor_thread", drain = child + "_nestor_drain";
+  const std::string thr = std::to_string(threshold), name = nameOf(which);
+  const bool dual = which == LaunchTemplate::DualQueue;
+  const std::string rec = child + "_nestor_launch", thread = child + "_nestor_thread", drain = child + "_nestor_drain",
+                    dpar = child + "_nestor_dpar";
   const std::string queueType = "nestor::tmpl::launch_queue<" + rec + ">", queuesType = "nestor::tmpl::launch_queues<" + rec + ">";
   clang::tooling::Replacements reps;
   auto add = [&](unsigned b, unsigned e, llvm::StringRef s) -> llvm::Error { return reps.add(replacementFor(tu, b, e, s)); };
 
-  // 1. After the child: its body with the identity as parameters, the record, the pass kernel.
+  // 1. After the child: its body with the identity as parameters, the record
+  // and the kernel that runs delayed launches (the pass, or dpar-opt's child).
   std::vector<std::string> decls = parameterDecls(tu, p.ls.child);
   std::string fields, fromItem;
   for (const clang::ParmVarDecl *pv : p.ls.child->parameters()) fromItem += "a." + pv->getNameAsString() + ", ";
   for (const std::string &d : decls) fields += "  " + d + ";\n";
   std::string body = text.substr(p.scan.bodyBegin, p.scan.bodyEnd - p.scan.bodyBegin).str();
+  const std::string runBy = which == LaunchTemplate::DbufShared ? "the parent's block"
+                            : which == LaunchTemplate::DparOpt  ? dpar
+                                                                : drain;
+  const std::string threadLambda = "[](const " + rec + " &a, uint3 t, uint3 b, dim3 bd, dim3 gd) {\n    " + thread + "(" + fromItem +
+                                   "t, b, bd, gd);\n  }";
   std::string after =
       "\n\n// " + child + " with its thread identity as parameters (" + rw + "): run by the parent thread\n"
-      "// or by " + drain + " for delayed launches.\n"
+      "// or by " + runBy + " for delayed launches.\n"
       "__device__ __forceinline__ void " + thread + "(" + joinArgs(decls, "uint3 threadIdx, uint3 blockIdx, dim3 blockDim, dim3 gridDim") +
       ") " + body + "\n\n// A delayed launch of " + child + ": its arguments and configuration.\nstruct " + rec + " {\n" + fields +
-      "  dim3 nestor_grid, nestor_block;\n};\n\n"
-      "// The pass over delayed launches (irregular-loop-and-recursion-templates.md II-B, " + name + "): block-mapped,\n"
-      "// one block per launch striding over its child threads" +
-      (dual ? ", or thread-mapped for the small queue, one thread\n// per launch running all its child threads.\n"
-            : ".\n") +
-      "__global__ void " + drain + "(" + queueType + " nestor_lq, bool nestor_block_mapped) {\n"
-      "  nestor::tmpl::drain_launches(nestor_lq, nestor_block_mapped, [](const " + rec + " &a, uint3 t, uint3 b, dim3 bd, dim3 gd) {\n"
-      "    " + thread + "(" + fromItem + "t, b, bd, gd);\n  });\n}";
-  if (auto e = add(p.scan.declEnd, p.scan.declEnd, after)) return std::move(e);
+      "  dim3 nestor_grid, nestor_block;\n};";
+  if (which == LaunchTemplate::DbufGlobal || dual)
+    after += "\n\n// The pass over delayed launches (irregular-loop-and-recursion-templates.md II-B, " + name + "): block-mapped,\n"
+             "// one block per launch striding over its child threads" +
+             (dual ? ", or thread-mapped for the small queue, one thread\n// per launch running all its child threads.\n" : ".\n") +
+             "__global__ void " + drain + "(" + queueType + " nestor_lq, bool nestor_block_mapped) {\n"
+             "  nestor::tmpl::drain_launches(nestor_lq, nestor_block_mapped, " + threadLambda + ");\n}";
+  else if (which == LaunchTemplate::DparOpt)
+    after += "\n\n// The child of dpar-opt (irregular-loop-and-recursion-templates.md II-B, Figure 1(e)): one launch per\n"
+             "// parent block; block k runs the block's delayed launch k, its threads striding over the child threads.\n"
+             "__global__ void " + dpar + "(nestor::tmpl::launch_batch<" + rec + "> nestor_batch) {\n"
+             "  nestor::tmpl::run_launch_batch(nestor_batch, " + threadLambda + ");\n}";
+  const std::string group = launchReplacement(p, thr);
 
-  // 2. The launch in the parent.
-  const std::string in = p.ls.indent + "  ";
-  std::string g = "{\n" + in + "// " + name + ", lb_threshold " + thr +
-                  " (irregular-loop-and-recursion-templates.md II-B), no dynamic parallelism: " +
-                  (dual ? "the launch is\n" + in + "// queued as small (fewer than " + thr +
-                              " threads, thread-mapped pass) or large (block-mapped pass);\n" + in +
-                              "// the passes run after this grid (CDP2 gives no earlier guarantee either).\n"
-                        : "a launch of\n" + in + "// fewer than " + thr + " threads runs in this thread; a larger one is delayed to " +
-                              drain + ",\n" + in + "// which runs after this grid (CDP2 gives no earlier guarantee either).\n") +
-                  in + "const dim3 nestor_grid(" + p.ls.gridText + "), nestor_block(" + p.ls.blockText + ");\n";
-  if (!p.ls.counterText.empty()) g += in + p.ls.counterText + "\n";
-  g += in + rec + " nestor_item;\n";
-  for (size_t i = 0; i < p.ls.argTexts.size() && i < size_t(p.ls.child->getNumParams()); ++i)
-    g += in + "nestor_item." + p.ls.child->getParamDecl(unsigned(i))->getNameAsString() + " = " + p.ls.argTexts[i] + ";\n";
-  g += in + "nestor_item.nestor_grid = nestor_grid;\n" + in + "nestor_item.nestor_block = nestor_block;\n";
-  const std::string small = "nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < " + thr + "ull";
-  if (dual)
-    g += in + "if (!nestor::tmpl::push_launch(" + small + " ? nestor_lq.small : nestor_lq.large, nestor_item))\n";
-  else
-    g += in + "if (" + small + " ||\n" + in + "    !nestor::tmpl::push_launch(nestor_lq.large, nestor_item))\n";
-  g += in + "  nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {\n" + in +
-       "    " + thread + "(" + joinArgs(p.ls.argTexts, "t, b, bd, gd") + ");\n" + in + "  });\n" + p.ls.indent + "}";
-  if (auto e = add(p.ls.groupBegin, p.ls.groupEnd, g)) return std::move(e);
-
-  // 3. The parent's queues parameter and its host launches.
-  clang::SourceLocation rp = p.ls.parent->getFunctionTypeLoc().getRParenLoc();
-  if (rp.isInvalid()) return llvm::createStringError("%s: cannot find the parameter list of %s", rw, parent.c_str());
-  unsigned at = sm.getFileOffset(sm.getExpansionLoc(rp));
-  if (auto e = add(at, at, std::string(p.ls.parent->param_empty() ? "" : ", ") + queuesType + " nestor_lq = {}"))
-    return std::move(e);
-  for (const HostLaunch &h : p.hosts) {
-    const clang::CUDAKernelCallExpr *call = tu.launchExpr(h.site->id);
-    std::string args;
-    for (const clang::Expr *arg : call->arguments())
-      if (!llvm::isa<clang::CXXDefaultArgExpr>(arg)) args += textOf(arg, ctx) + ", ";
-    const LaunchSite &hs = *h.site;
-    std::string sh = hs.sharedMem.empty() ? "0" : hs.sharedMem;
-    std::string launch = "nestor::tmpl::launch_promoted<" + rec + ">(" + hs.grid + ", " + hs.block + ", " +
-                         (dual ? "true" : "false") + ",\n" + h.indent + "    [&](dim3 nestor_g, dim3 nestor_b, " + queuesType +
-                         " nestor_lq) {\n" + h.indent + "      " + parent + "<<<nestor_g, nestor_b, " + sh + ">>>(" + args +
-                         "nestor_lq);\n" + h.indent + "    },\n" + h.indent + "    [&](dim3 nestor_g, dim3 nestor_b, " + queueType +
-                         " nestor_q, bool nestor_block_mapped) {\n" + h.indent + "      " + drain +
-                         "<<<nestor_g, nestor_b>>>(nestor_q, nestor_block_mapped);\n" + h.indent + "    })";
-    if (auto e = add(hs.span.begin.offset, hs.span.end.offset, launch)) return std::move(e);
+  if (!holdsInBlock(which)) {
+    if (auto e = add(p.scan.declEnd, p.scan.declEnd, after)) return std::move(e);
+    // 2. The launch in the parent.
+    if (auto e = add(p.ls.groupBegin, p.ls.groupEnd, group)) return std::move(e);
+    // 3. The parent's queues parameter and its host launches.
+    clang::SourceLocation rp = p.ls.parent->getFunctionTypeLoc().getRParenLoc();
+    if (rp.isInvalid()) return llvm::createStringError("%s: cannot find the parameter list of %s", rw, parent.c_str());
+    unsigned at = sm.getFileOffset(sm.getExpansionLoc(rp));
+    if (auto e = add(at, at, std::string(p.ls.parent->param_empty() ? "" : ", ") + queuesType + " nestor_lq = {}"))
+      return std::move(e);
+    for (const HostLaunch &h : p.hosts) {
+      const clang::CUDAKernelCallExpr *call = tu.launchExpr(h.site->id);
+      std::string args;
+      for (const clang::Expr *arg : call->arguments())
+        if (!llvm::isa<clang::CXXDefaultArgExpr>(arg)) args += textOf(arg, ctx) + ", ";
+      const LaunchSite &hs = *h.site;
+      std::string sh = hs.sharedMem.empty() ? "0" : hs.sharedMem;
+      std::string launch = "nestor::tmpl::launch_promoted<" + rec + ">(" + hs.grid + ", " + hs.block + ", " +
+                           (dual ? "true" : "false") + ",\n" + h.indent + "    [&](dim3 nestor_g, dim3 nestor_b, " + queuesType +
+                           " nestor_lq) {\n" + h.indent + "      " + parent + "<<<nestor_g, nestor_b, " + sh + ">>>(" + args +
+                           "nestor_lq);\n" + h.indent + "    },\n" + h.indent + "    [&](dim3 nestor_g, dim3 nestor_b, " + queueType +
+                           " nestor_q, bool nestor_block_mapped) {\n" + h.indent + "      " + drain +
+                           "<<<nestor_g, nestor_b>>>(nestor_q, nestor_block_mapped);\n" + h.indent + "    })";
+      if (auto e = add(hs.span.begin.offset, hs.span.end.offset, launch)) return std::move(e);
+    }
+    auto inc = loops::includeReplacement(tu, "nestor/promote.cuh");
+    if (inc.getReplacementText().size())
+      if (auto e = reps.add(inc)) return std::move(e);
+    return reps;
   }
-  auto inc = loops::includeReplacement(tu, "nestor/promote.cuh");
+
+  // dbuf-shared / dpar-opt. 2. The parent body, with the launch replaced,
+  // moves into <parent>_nestor_body, which keeps the held launch in a
+  // reference parameter; an early `return` there still reaches the block phase.
+  const std::string heldType = "nestor::tmpl::held_launch<" + rec + ">";
+  std::string parentBody = text.substr(p.parentBodyBegin, p.ls.groupBegin - p.parentBodyBegin).str() + group +
+                           text.substr(p.ls.groupEnd, p.parentBodyEnd - p.ls.groupEnd).str();
+  std::vector<std::string> parentDecls = parameterDecls(tu, p.ls.parent);
+  std::string parentArgs;
+  for (const clang::ParmVarDecl *pv : p.ls.parent->parameters()) parentArgs += pv->getNameAsString() + ", ";
+  std::string bodyFn = "// The body of " + parent + " for " + rw + ": a large launch is held in nestor_held, which\n// " + parent +
+                       "'s block " + (which == LaunchTemplate::DbufShared ? "runs" : "launches") +
+                       " after every thread has left this body.\n__device__ __forceinline__ void " + parent + "_nestor_body(" +
+                       joinArgs(parentDecls, heldType + " &nestor_held") + ") " + parentBody + "\n\n";
+  unsigned before = declStart(tu, p.ls.parent);
+  if (before == p.scan.declEnd) {
+    if (auto e = add(before, before, after + "\n\n" + bodyFn)) return std::move(e);
+  } else {
+    if (auto e = add(p.scan.declEnd, p.scan.declEnd, after)) return std::move(e);
+    if (auto e = add(before, before, bodyFn)) return std::move(e);
+  }
+  // 3. The kernel: the body, then the block phase.
+  std::string k = "{\n  // " + name + ", lb_threshold " + thr + " (irregular-loop-and-recursion-templates.md II-B, Figure 1(" +
+                  (which == LaunchTemplate::DbufShared ? "b" : "e") + ")): the body runs launches of " + child +
+                  "\n  // below " + thr + " threads in their thread and holds larger ones; ";
+  if (which == LaunchTemplate::DbufShared)
+    k += "then the whole block runs the held launches,\n  // one after another, its threads striding over each launch's child threads "
+         "(a buffer in shared\n  // memory, an overflow on the device heap). No dynamic parallelism is left.\n  " +
+         heldType + " nestor_held;\n  " + parent + "_nestor_body(" + parentArgs + "nestor_held);\n"
+         "  nestor::tmpl::dbuf_shared_launches(nestor_held, " + threadLambda + ");\n}";
+  else
+    k += "then thread 0 makes one device launch of\n  // " + dpar + " for all of them (CDP2: the parent never waits; the child "
+         "grid completes before\n  // the parent grid, as the original children did). Without -rdc the block runs them itself.\n  " +
+         heldType + " nestor_held;\n  " + parent + "_nestor_body(" + parentArgs + "nestor_held);\n"
+         "  nestor::tmpl::dpar_opt_launches(nestor_held, " + threadLambda + ",\n"
+         "  [](const nestor::tmpl::launch_batch<" + rec + "> &nestor_batch) {\n"
+         "#if defined(__CUDACC_RDC__) // without -rdc the block runs the held launches itself\n"
+         "    " + dpar + "<<<nestor_batch.count, nestor::tmpl::kBatchThreads>>>(nestor_batch);\n#endif\n  });\n}";
+  if (auto e = add(p.parentBodyBegin, p.parentBodyEnd, k)) return std::move(e);
+  auto inc = loops::includeReplacement(tu, "nestor/delayed_launches.cuh");
   if (inc.getReplacementText().size())
     if (auto e = reps.add(inc)) return std::move(e);
   return reps;

@@ -1,16 +1,26 @@
-// Promotion of a device-side launch to no dynamic parallelism with the
-// dbuf-global or dual-queue template (issue 12, case (b)); used by
-// rewriters/dbuf_global_launch and rewriters/dual_queue_launch. Design in
-// LaunchPromotion.cpp; runtime nestor/promote.cuh.
+// The load-balancing templates on a device-side launch whose child grid
+// covers an irregular loop's iterations (issue 12, case (b)); used by
+// rewriters/{dbuf_global,dual_queue,dbuf_shared,dpar_opt}_launch. Design in
+// LaunchTemplates.cpp; runtime nestor/promote.cuh and nestor/delayed_launches.cuh.
 #pragma once
 #include "nestor/Rewrite.h"
 
 namespace nestor::lb {
 
-/// Whether the launch target can be promoted, or why not (one line).
-Applicability preparePromotion(const AnalyzedTU &tu, const RewriteTarget &t);
-/// The edits: dual = dual-queue (small and large queues), else dbuf-global.
-llvm::Expected<clang::tooling::Replacements> applyPromotion(const AnalyzedTU &tu, const RewriteTarget &t, bool dual,
-                                                            long long threshold);
+enum class LaunchTemplate {
+  DbufGlobal, ///< delayed launches in a global queue, a block-mapped pass after the parent grid
+  DualQueue,  ///< small and large queues, thread- and block-mapped passes after the parent grid
+  DbufShared, ///< held launches run by the parent's block after the parent body
+  DparOpt,    ///< one device launch per parent block for its held launches (keeps -rdc)
+};
+
+/// Whether the template removes dynamic parallelism from the program.
+inline bool removesDeviceLaunch(LaunchTemplate w) { return w != LaunchTemplate::DparOpt; }
+
+/// Whether the launch target can take the template, or why not (one line).
+Applicability prepareLaunchTemplate(const AnalyzedTU &tu, const RewriteTarget &t, LaunchTemplate which);
+/// The edits for lb_threshold `threshold`.
+llvm::Expected<clang::tooling::Replacements> applyLaunchTemplate(const AnalyzedTU &tu, const RewriteTarget &t,
+                                                                 LaunchTemplate which, long long threshold);
 
 } // namespace nestor::lb

@@ -323,21 +323,6 @@ std::optional<LbPlan> check(const AnalyzedTU &tu, const RewriteTarget &t, Templa
 
 // ---------------------------------------------------------------- emitting
 
-/// Offset where the kernel's declaration starts (its `__global__`, also when
-/// that is a macro or on the line before).
-unsigned declStart(const AnalyzedTU &tu, const FunctionDecl *fd) {
-  const SourceManager &sm = tu.astContext().getSourceManager();
-  SourceLocation b = sm.getExpansionLoc(fd->getBeginLoc());
-  for (const Attr *a : fd->attrs())
-    if (a->getLocation().isValid()) {
-      SourceLocation al = sm.getExpansionLoc(a->getLocation());
-      if (sm.isBeforeInTranslationUnit(al, b) && sm.getFileID(al) == sm.getFileID(b)) b = al;
-    }
-  unsigned off = sm.getFileOffset(b);
-  llvm::StringRef text = tu.mainFileText();
-  while (off > 0 && text[off - 1] != '\n') --off; // the start of its line
-  return off;
-}
 
 /// The loop's text, its continuation lines indented two more spaces (it
 /// becomes the `else` branch).
@@ -534,6 +519,20 @@ long long thresholdOf(const RewriteParams &p) {
   auto it = p.find("lb_threshold");
   if (it == p.end() || it->second.empty()) return 64;
   return std::stoll(it->second);
+}
+
+unsigned declStart(const AnalyzedTU &tu, const FunctionDecl *fd) {
+  const SourceManager &sm = tu.astContext().getSourceManager();
+  SourceLocation b = sm.getExpansionLoc(fd->getBeginLoc());
+  for (const Attr *a : fd->attrs())
+    if (a->getLocation().isValid()) {
+      SourceLocation al = sm.getExpansionLoc(a->getLocation());
+      if (sm.isBeforeInTranslationUnit(al, b) && sm.getFileID(al) == sm.getFileID(b)) b = al;
+    }
+  unsigned off = sm.getFileOffset(b);
+  llvm::StringRef text = tu.mainFileText();
+  while (off > 0 && text[off - 1] != '\n') --off; // the start of its line
+  return off;
 }
 
 } // namespace nestor::lb

@@ -42,6 +42,11 @@ std::vector<ParamSpec> thresholdParams();
 std::vector<RewriteParams> thresholdVariants();
 long long thresholdOf(const RewriteParams &p);
 
+/// Offset of the start of the line where a function's declaration starts (its
+/// `__global__`, also when that is a macro or on the line before): where code
+/// that must precede the function is inserted.
+unsigned declStart(const AnalyzedTU &tu, const clang::FunctionDecl *fd);
+
 /// The Rewrite side the three templates share: loop target, lb_threshold,
 /// prepare/apply through planLoadBalance.
 class LoadBalanceRewrite : public Rewrite {

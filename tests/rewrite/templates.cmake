@@ -44,34 +44,41 @@ nestor_rewrite_case(templates/refusals.dbuf_shared_on_stream INPUT ${tmpl_fx} AT
 nestor_rewrite_refusal(templates.dbuf_shared_uniform_trip INPUT tests/fixtures/loops/tmv.cu AT 11 APPLY dbuf-shared
   EXPECT "not irregular")
 
-# ---- case (b): dbuf-global and dual-queue on a device launch, promoted to no
-# dynamic parallelism (rewriters/{dbuf_global,dual_queue}_launch). The goldens live with the other
-# graph goldens (golden/graph/<program>.<variant>.cu), so tests/gpu checks each
-# against examples/graph/<program>.cu on every graph input and bench/graph
-# times them next to the hand-written flat kernels. Each must also compile
-# WITHOUT -rdc (rewrite_nvcc_nordc.*): nothing launches from the device.
+# ---- case (b): the four templates on a device launch (rewriters/*_launch) at
+# every lb_threshold. dbuf-global, dual-queue and dbuf-shared remove the device
+# launch (promotion to no dynamic parallelism); dpar-opt keeps one launch per
+# parent block. The goldens live with the other graph goldens
+# (golden/graph/<program>.<variant>.cu), so tests/gpu checks each against
+# examples/graph/<program>.cu on every graph input (built with -rdc) and
+# bench/graph times them next to the hand-written flat kernels. Each must also
+# compile WITHOUT -rdc (rewrite_nvcc_nordc.*): nothing launches from the device
+# any more, or (dpar-opt) the launch is compiled out and the blocks run the
+# held launches themselves.
 set(tmpl_graph_sites "neighbour_sum:42" "bfs:50" "sssp:66")
 foreach(entry ${tmpl_graph_sites})
   string(REPLACE ":" ";" parts ${entry})
   list(GET parts 0 program)
   list(GET parts 1 line)
-  foreach(variant dbuf_global_launch_32 dbuf_global_launch_128 dual_queue_launch_32 dual_queue_launch_128)
-    string(REGEX REPLACE "_[0-9]+$" "" rw ${variant})
-    string(REGEX REPLACE "^.*_" "" thr ${variant})
-    string(REPLACE "_" "-" rw ${rw})
-    set(name graph/${program}.${variant})
-    nestor_rewrite_case(${name} INPUT examples/graph/${program}.cu AT ${line} APPLY ${rw}
-      PARAMS lb_threshold=${thr} NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/examples/graph)
-    if(NESTOR_NVCC)
-      add_test(NAME rewrite_nvcc_nordc.${name}
-        COMMAND ${NESTOR_NVCC} -arch=sm_90 -std=c++17 -I${PROJECT_SOURCE_DIR}/runtime/include
-                -I${PROJECT_SOURCE_DIR}/examples/graph -c ${NESTOR_GOLDEN_DIR}/${name}.cu
-                -o ${CMAKE_CURRENT_BINARY_DIR}/${name}.nordc.o)
-      set_tests_properties(rewrite_nvcc_nordc.${name} PROPERTIES LABELS "rewrite;nvcc" DEPENDS rewrite_golden.${name})
-    endif()
+  foreach(rw_name dbuf_global_launch dual_queue_launch dbuf_shared_launch dpar_opt_launch)
+    string(REPLACE "_" "-" rw ${rw_name})
+    foreach(thr 32 64 128 256)
+      set(name graph/${program}.${rw_name}_${thr})
+      nestor_rewrite_case(${name} INPUT examples/graph/${program}.cu AT ${line} APPLY ${rw}
+        PARAMS lb_threshold=${thr} NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/examples/graph)
+      # The threshold is only a constant in the code: one -rdc-free build per template.
+      if(NESTOR_NVCC AND thr EQUAL 32)
+        add_test(NAME rewrite_nvcc_nordc.${name}
+          COMMAND ${NESTOR_NVCC} -arch=sm_90 -std=c++17 -I${PROJECT_SOURCE_DIR}/runtime/include
+                  -I${PROJECT_SOURCE_DIR}/examples/graph -c ${NESTOR_GOLDEN_DIR}/${name}.cu
+                  -o ${CMAKE_CURRENT_BINARY_DIR}/${name}.nordc.o)
+        set_tests_properties(rewrite_nvcc_nordc.${name} PROPERTIES LABELS "rewrite;nvcc" DEPENDS rewrite_golden.${name})
+      endif()
+    endforeach()
   endforeach()
   nestor_rewrite_refusal(templates.${program}_dbuf_global_launch_twice INPUT examples/graph/${program}.cu AT ${line}
     APPLY dbuf-global-launch,dbuf-global-launch EXPECT "no kernel launch at")
+  nestor_rewrite_refusal(templates.${program}_dbuf_shared_launch_twice INPUT examples/graph/${program}.cu AT ${line}
+    APPLY dbuf-shared-launch,dpar-opt-launch EXPECT "no kernel launch at")
 endforeach()
 # ---- case (a) on the graph programs' flat (no-CDP) kernels of bench/graph/flat:
 # neighbour_sum's loop is a + reduction through a user __device__ helper, bfs's
@@ -87,7 +94,7 @@ foreach(entry ${tmpl_flat_sites})
   list(GET parts 1 line)
   foreach(rw dual-queue dbuf-shared dbuf-global dpar-opt)
     string(REPLACE "-" "_" rw_name ${rw})
-    foreach(thr 32 128)
+    foreach(thr 32 64 128 256)
       nestor_rewrite_case(graph/${program}.flat_${rw_name}_${thr} INPUT bench/graph/flat/${program}.cu AT ${line} APPLY ${rw}
         PARAMS lb_threshold=${thr} NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/examples/graph)
     endforeach()
@@ -112,9 +119,29 @@ nestor_rewrite_refusal(templates.dbuf_global_launch_in_loop INPUT ${tmpl_launch_
   EXPECT "inside the loop at line 25")
 nestor_rewrite_refusal(templates.dbuf_global_launch_device_runtime INPUT ${tmpl_launch_fx} AT 32 APPLY dbuf-global-launch
   EXPECT "calls cudaPeekAtLastError (line 31)")
+foreach(rw dbuf-shared-launch dpar-opt-launch)
+  string(REPLACE "-" "_" rw_name ${rw})
+  nestor_rewrite_refusal(templates.${rw_name}_child_shared INPUT ${tmpl_launch_fx} AT 15 APPLY ${rw}
+    EXPECT "uses the __shared__ 'tile' (line 7)")
+  nestor_rewrite_refusal(templates.${rw_name}_in_loop INPUT ${tmpl_launch_fx} AT 26 APPLY ${rw}
+    EXPECT "inside the loop at line 25")
+  # The block phase after the parent body has barriers of its own.
+  nestor_rewrite_refusal(templates.${rw_name}_parent_barrier INPUT ${tmpl_launch_fx} AT 42 APPLY ${rw}
+    EXPECT "parent barrier_parent calls __syncthreads (line 41)")
+endforeach()
+nestor_rewrite_refusal(templates.dbuf_shared_launch_device_runtime INPUT ${tmpl_launch_fx} AT 32 APPLY dbuf-shared-launch
+  EXPECT "calls cudaPeekAtLastError (line 31)")
+nestor_rewrite_refusal(templates.dbuf_shared_launch_dynamic_shared INPUT ${tmpl_launch_fx} AT 50 APPLY dbuf-shared-launch
+  EXPECT "line 58 asks for dynamic shared memory (128 * sizeof(unsigned))")
+# dpar-opt keeps dynamic parallelism: the device runtime elsewhere in the
+# parent and dynamic shared memory (extern __shared__ in the moved body) are fine.
+nestor_rewrite_case(templates/launch_refusals.dpar_opt_launch_device_runtime INPUT ${tmpl_launch_fx} AT 32
+  APPLY dpar-opt-launch PARAMS lb_threshold=64)
+nestor_rewrite_case(templates/launch_refusals.dpar_opt_launch_dynamic_shared INPUT ${tmpl_launch_fx} AT 50
+  APPLY dpar-opt-launch PARAMS lb_threshold=64)
 
 # The promotions say in their code action title that -rdc is no longer needed.
-foreach(entry "dbuf-global-launch:dbuf-global" "dual-queue-launch:dual-queue")
+foreach(entry "dbuf-global-launch:dbuf-global" "dual-queue-launch:dual-queue" "dbuf-shared-launch:dbuf-shared")
   string(REPLACE ":" ";" parts "${entry}")
   list(GET parts 0 rw)
   list(GET parts 1 what)
@@ -125,6 +152,13 @@ foreach(entry "dbuf-global-launch:dbuf-global" "dual-queue-launch:dual-queue")
             -P ${CMAKE_CURRENT_SOURCE_DIR}/CheckListed.cmake)
   set_tests_properties(rewrite_listed.templates.${rw}_title PROPERTIES LABELS "rewrite")
 endforeach()
+# dpar-opt keeps its device launch and says what it does instead.
+add_test(NAME rewrite_listed.templates.dpar-opt-launch_title
+  COMMAND ${CMAKE_COMMAND} -DNESTOR=$<TARGET_FILE:nestor> -DINPUT=${PROJECT_SOURCE_DIR}/examples/graph/neighbour_sum.cu
+          -DAT=42 "-DFLAGS=-- -I${PROJECT_SOURCE_DIR}/examples/graph"
+          "-DEXPECT=dpar-opt-launch [One device launch per block (dpar-opt), lb_threshold 64]: applies"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/CheckListed.cmake)
+set_tests_properties(rewrite_listed.templates.dpar-opt-launch_title PROPERTIES LABELS "rewrite")
 
 # dpar-opt also builds without -rdc (the planner builds variants with the
 # project's own command): the device launch is compiled out and each block

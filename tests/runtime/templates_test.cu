@@ -4,38 +4,48 @@
 // an overflow allocation that fails (iterations run in place); dbuf-global and
 // dual-queue through launch_templates on 1D and 2D grids; and a launch with
 // no state (the original kernel). Every run checks the results against a CPU
-// reference and how each row was processed (in place or replayed), so a
-// template that silently delays nothing fails.
+// reference and how each row was processed (in place or replayed, exactly
+// once), so a template that silently delays nothing fails. Long rows split
+// across blocks (nestor/split_rows.cuh): rows of 1,000,000, of exactly one and
+// two chunks, of a chunk + 1, of several chunks; the plan's chunk size and
+// count against a CPU model of the plan; the budget path; chunk-order
+// determinism of a float sum; and an accumulator too large to split.
 #include <nestor/templates.cuh>
 #include "runtime_test_util.cuh"
 
+#include <algorithm>
 #include <cstring>
+#include <utility>
 
 using namespace nestor;
 
-struct csr_job {
+// How a row was finished, added up per row: a row processed twice shows.
+constexpr int kInPlace = 1, kReplayed = 256;
+
+template <class T> struct csr_job_t {
   const int *rp;
-  const long long *data;
-  long long *out;
-  int *mode; // 1: loop ran in place, 2: replayed with a block-computed result
+  const T *data;
+  T *out;
+  int *mode; // kInPlace: loop ran in place, kReplayed: replayed with a block-computed result
   int rows;
 };
+using csr_job = csr_job_t<long long>;
 
 // The "original kernel body": rows indexed by the linear thread id of a
 // possibly 2D launch; the code before the loop only reads memory.
-template <class Phase>
-__device__ void csr_body(csr_job c, uint3 threadIdx, uint3 blockIdx, dim3 blockDim, dim3 gridDim, Phase phase) {
+template <class T, class Phase>
+__device__ void csr_body(csr_job_t<T> c, uint3 threadIdx, uint3 blockIdx, dim3 blockDim, dim3 gridDim, Phase phase) {
   const int bx = blockDim.x * blockDim.y;
   const int row = (blockIdx.x + gridDim.x * blockIdx.y) * bx + threadIdx.x + blockDim.x * threadIdx.y;
   if (row >= c.rows) return;
-  long long acc = 7 + row;
+  T acc = T(7 + row);
   if (phase.defer(c.rp[row], c.rp[row + 1])) return;
   if (phase.has_result()) {
-    acc = acc + phase.template result<long long>();
-    c.mode[row] = 2;
+    acc = acc + phase.template result<T>();
+    atomicAdd(&c.mode[row], kReplayed);
   } else {
     for (int j = c.rp[row]; j < c.rp[row + 1]; ++j) acc += c.data[j];
-    c.mode[row] = 1;
+    atomicAdd(&c.mode[row], kInPlace);
   }
   c.out[row] = acc;
 }
@@ -46,9 +56,9 @@ template <int CAP> __global__ void dbuf_shared_kernel(csr_job c, long long thr) 
                                          [&](uint3 t, uint3 b, dim3 bd, dim3 gd, auto phase) { csr_body(c, t, b, bd, gd, phase); });
 }
 
-__global__ void dispatch_kernel(csr_job c, tmpl::launch_state st = {}) {
-  const long long *data = c.data;
-  tmpl::dispatch<long long>(st, [=](int j) { return data[j]; }, op::add{},
+template <class T> __global__ void dispatch_kernel(csr_job_t<T> c, tmpl::launch_state st = {}) {
+  const T *data = c.data;
+  tmpl::dispatch<T>(st, [=](int j) { return data[j]; }, op::add{},
                             [&](uint3 t, uint3 b, dim3 bd, dim3 gd, auto phase) { csr_body(c, t, b, bd, gd, phase); });
 }
 
@@ -119,14 +129,244 @@ static void check(test::checker &ck, device_job &d, long long thr, int expect_de
     NESTOR_EXPECT(ck, out[size_t(r)], d.want[size_t(r)], what + " row " + std::to_string(r));
     const bool is_large = d.rp[size_t(r) + 1] - d.rp[size_t(r)] >= thr;
     large += is_large;
-    replayed += mode[size_t(r)] == 2;
-    if (!is_large) NESTOR_EXPECT(ck, mode[size_t(r)], 1, what + " small row in place " + std::to_string(r));
-    if (expect_delayed == 1 && is_large) NESTOR_EXPECT(ck, mode[size_t(r)], 2, what + " large row replayed " + std::to_string(r));
-    if (expect_delayed == 0) NESTOR_EXPECT(ck, mode[size_t(r)], 1, what + " in place " + std::to_string(r));
+    replayed += mode[size_t(r)] == kReplayed;
+    if (mode[size_t(r)] != kReplayed) NESTOR_EXPECT(ck, mode[size_t(r)], kInPlace, what + " row once " + std::to_string(r));
+    if (!is_large) NESTOR_EXPECT(ck, mode[size_t(r)], kInPlace, what + " small row in place " + std::to_string(r));
+    if (expect_delayed == 1 && is_large)
+      NESTOR_EXPECT(ck, mode[size_t(r)], kReplayed, what + " large row replayed " + std::to_string(r));
+    if (expect_delayed == 0) NESTOR_EXPECT(ck, mode[size_t(r)], kInPlace, what + " in place " + std::to_string(r));
   }
   if (expect_delayed == 2) NESTOR_EXPECT_TRUE(ck, replayed > 0 && replayed < large, what + ": some, not all, large rows delayed");
   NESTOR_CUDA_CHECK(cudaMemset(d.j.out, 0, sizeof(long long) * size_t(d.j.rows)));
   NESTOR_CUDA_CHECK(cudaMemset(d.j.mode, 0, sizeof(int) * size_t(d.j.rows)));
+}
+
+// ------------------------------------------------ long rows split across blocks
+
+// Short rows (0..40) with the given rows set to the given lengths; data in
+// [-1e6, 1e6], so every sum is exact in long long.
+static problem make_long_problem(int rows, const std::vector<std::pair<int, long long>> &special, std::mt19937_64 &rng) {
+  std::vector<long long> len(static_cast<size_t>(rows));
+  for (auto &l : len) l = (long long)(rng() % 41);
+  for (const auto &[r, l] : special) len[size_t(r)] = l;
+  problem p{{0}, {}, rows};
+  for (int r = 0; r < rows; ++r) p.rp.push_back(int(p.rp.back() + len[size_t(r)]));
+  p.data.resize(size_t(p.rp.back()) + 1);
+  for (auto &d : p.data) d = (long long)(rng() % 2000001) - 1000000;
+  return p;
+}
+
+// The plan of nestor/split_rows.cuh on the CPU: the chunk size it must choose
+// for the rows of at least `thr` iterations and the chunks it must make (chunk 0:
+// nothing split).
+struct plan_model {
+  long long chunk;
+  unsigned long long total;
+};
+static plan_model model_plan(const std::vector<int> &rp, long long thr, long long chunk, unsigned long long budget) {
+  std::vector<long long> lens;
+  long long longest = 0;
+  for (size_t r = 0; r + 1 < rp.size(); ++r)
+    if (rp[r + 1] - rp[r] >= thr) {
+      lens.push_back(rp[r + 1] - rp[r]);
+      longest = std::max(longest, lens.back());
+    }
+  for (int shift = tmpl::detail::ceil_log2(chunk);; ++shift) {
+    const long long c = 1ll << shift;
+    if (lens.empty() || c >= longest) return {0, 0};
+    unsigned long long total = 0;
+    for (long long l : lens) total += l <= 0 ? 1 : (l + c - 1) / c;
+    if (total <= budget) return {c, total};
+    if (shift == 62) return {0, 0};
+  }
+}
+// What the plan of the last launch_templates call chose (read from the pool).
+static plan_model read_plan(const tmpl::launch_state &st) {
+  plan_model m{0, 0};
+  unsigned total = 0;
+  NESTOR_CUDA_CHECK(cudaMemcpy(&m.chunk, st.split.chunk, sizeof(long long), cudaMemcpyDeviceToHost));
+  NESTOR_CUDA_CHECK(cudaMemcpy(&total, st.split.total, sizeof(unsigned), cudaMemcpyDeviceToHost));
+  if (m.chunk) m.total = total;
+  return m;
+}
+
+// One launch_templates call of dispatch_kernel on a 1D (96 threads) or 2D
+// (16x4 threads, grid 3 wide) grid; the plan it made, and its thread count.
+template <class T>
+static plan_model run_split(test::checker &ck, csr_job_t<T> job, bool dual, bool two_d, long long thr, tmpl::split_limits limits,
+                            unsigned long long *threads = nullptr) {
+  tmpl::launch_state last{};
+  const unsigned blocks = unsigned((job.rows + 63) / 64);
+  const dim3 grid = two_d ? dim3(3, (blocks + 2) / 3) : dim3(unsigned((job.rows + 95) / 96));
+  const dim3 block = two_d ? dim3(16, 4) : dim3(96);
+  tmpl::launch_templates(dual, grid, block, 0, thr,
+                         [&](dim3 g, dim3 b, size_t sh, const tmpl::launch_state &st) {
+                           dispatch_kernel<T><<<g, b, sh>>>(job, st);
+                           last = st;
+                         },
+                         limits);
+  NESTOR_CUDA_CHECK(cudaGetLastError());
+  NESTOR_CUDA_CHECK(cudaDeviceSynchronize());
+  NESTOR_EXPECT_TRUE(ck, last.phase == tmpl::phase_kind::run_large, "last launch is the block-mapped pass");
+  if (threads) *threads = (unsigned long long)grid.x * grid.y * block.x * block.y;
+  return read_plan(last);
+}
+
+static long long delayed_rows(const problem &p, long long thr) {
+  long long n = 0;
+  for (int r = 0; r < p.rows; ++r) n += p.rp[size_t(r) + 1] - p.rp[size_t(r)] >= thr;
+  return n;
+}
+
+static void split_tests(test::checker &ck, std::mt19937_64 &rng) {
+  const long long C = tmpl::kSplitChunk;
+  const int rows = 30000;
+  std::vector<std::pair<int, long long>> special = {{5, 1000000}, {100, C},      {101, C + 1},       {102, 2 * C},
+                                                    {103, 2 * C + 1}, {15000, 65537}, {rows - 1, 3 * C + 7}};
+  for (int k = 2; k <= 11; ++k) special.push_back({200 + k, k * C + k});
+  problem p = make_long_problem(rows, special, rng);
+  device_job d = upload(p);
+  for (long long thr : {32ll, 1ll})
+    for (bool dual : {false, true})
+      for (bool two_d : {false, true}) {
+        const std::string tag = std::string(dual ? "dual_queue" : "dbuf_global") + (two_d ? " 2D" : " 1D") +
+                                " long rows thr=" + std::to_string(thr);
+        unsigned long long threads = 0;
+        const plan_model got = run_split(ck, d.j, dual, two_d, thr, {}, &threads);
+        const plan_model want = model_plan(p.rp, thr, C, threads);
+        // At thr=32 the budget has ample room; at thr=1 almost every row is
+        // delayed and the chunks may or may not fit one per thread.
+        if (thr == 32) NESTOR_EXPECT(ck, got.chunk, C, tag + ": chunk");
+        NESTOR_EXPECT_TRUE(ck, got.chunk > 0, tag + ": rows split");
+        NESTOR_EXPECT(ck, got.chunk, want.chunk, tag + ": chunk as modelled");
+        NESTOR_EXPECT(ck, got.total, want.total, tag + ": chunks");
+        check(ck, d, thr, 1, tag);
+      }
+  // The budget: room for one chunk per delayed row and 100 more. The 1M row
+  // alone needs 489 at kSplitChunk, so the plan doubles the chunk until it fits.
+  const long long n32 = delayed_rows(p, 32);
+  for (bool dual : {false, true}) {
+    const std::string tag = std::string(dual ? "dual_queue" : "dbuf_global") + " budget";
+    const unsigned long long budget = (unsigned long long)n32 + 100;
+    const plan_model got = run_split(ck, d.j, dual, false, 32, {C, budget});
+    const plan_model want = model_plan(p.rp, 32, C, budget);
+    NESTOR_EXPECT_TRUE(ck, got.chunk > C && got.total <= budget, tag + ": chunk grown, within the budget");
+    NESTOR_EXPECT(ck, got.chunk, want.chunk, tag + ": chunk");
+    NESTOR_EXPECT(ck, got.total, want.total, tag + ": chunks");
+    check(ck, d, 32, 1, tag);
+    // Fewer slots than delayed rows: no chunk size fits; nothing is split and
+    // every row is still reduced by one block and replayed once.
+    const plan_model none = run_split(ck, d.j, dual, true, 32, {C, (unsigned long long)n32 - 1});
+    NESTOR_EXPECT(ck, none.chunk, 0ll, tag + " below the rows: nothing split");
+    check(ck, d, 32, 1, tag + " below the rows");
+  }
+  // Small chunks on the random rows (up to 1,100 long): most delayed rows are
+  // split, many in dozens of chunks; from chunk 1 the plan doubles nine times
+  // or so before one chunk per thread fits. The pool is reused from the runs above.
+  problem q = make_problem(33333, rng);
+  device_job e = upload(q);
+  for (long long chunk : {1ll, 16ll, 64ll})
+    for (bool dual : {false, true}) {
+      const std::string tag = std::string(dual ? "dual_queue" : "dbuf_global") + " chunk " + std::to_string(chunk);
+      unsigned long long threads = 0;
+      const plan_model got = run_split(ck, e.j, dual, chunk == 16, 1, {chunk, 0}, &threads);
+      const plan_model want = model_plan(q.rp, 1, chunk, threads);
+      NESTOR_EXPECT_TRUE(ck, got.chunk > 0, tag + ": rows split");
+      NESTOR_EXPECT(ck, got.chunk, want.chunk, tag + ": chunk");
+      NESTOR_EXPECT(ck, got.total, want.total, tag + ": chunks");
+      check(ck, e, 1, 1, tag);
+    }
+}
+
+// A float sum whose value depends on the order of its additions: the split
+// row's partials are combined in chunk order, so every run, every grid shape
+// and both templates give the same bits.
+static void determinism_test(test::checker &ck, std::mt19937_64 &rng) {
+  const long long C = tmpl::kSplitChunk;
+  problem shape = make_long_problem(4000, {{7, 1000000}, {8, 5 * C + 3}, {9, C + 1}}, rng);
+  std::uniform_real_distribution<float> u(0.5f, 1.5f);
+  std::vector<float> data(shape.data.size());
+  for (size_t j = 0; j < data.size(); ++j) data[j] = u(rng) * (j % 97 == 0 ? 1e6f : 1.f);
+  // The values are order-sensitive: forward and backward float sums of row 7 differ.
+  float fwd = 0.f, bwd = 0.f;
+  for (int j = shape.rp[7]; j < shape.rp[8]; ++j) fwd += data[size_t(j)];
+  for (int j = shape.rp[8] - 1; j >= shape.rp[7]; --j) bwd += data[size_t(j)];
+  NESTOR_EXPECT_TRUE(ck, fwd != bwd, "determinism: the test's row 7 is order-sensitive in float");
+  csr_job_t<float> job{test::to_device(shape.rp), test::to_device(data), test::device_zeros<float>(size_t(shape.rows)),
+                       test::device_zeros<int>(size_t(shape.rows)), shape.rows};
+  std::vector<float> first;
+  for (int run = 0; run < 2; ++run)
+    for (bool dual : {false, true})
+      for (bool two_d : {false, true}) {
+        const std::string tag = "determinism run " + std::to_string(run) + (dual ? " dual_queue" : " dbuf_global") +
+                                (two_d ? " 2D" : " 1D");
+        const plan_model plan = run_split(ck, job, dual, two_d, 32, {});
+        NESTOR_EXPECT(ck, plan.chunk, C, tag + ": rows split");
+        auto out = test::to_host(job.out, size_t(shape.rows));
+        auto mode = test::to_host(job.mode, size_t(shape.rows));
+        for (int r = 0; r < shape.rows; ++r) {
+          double want = 7 + r;
+          for (int j = shape.rp[size_t(r)]; j < shape.rp[size_t(r) + 1]; ++j) want += data[size_t(j)];
+          NESTOR_EXPECT(ck, out[size_t(r)], float(want), tag + " row " + std::to_string(r));
+          const bool large = shape.rp[size_t(r) + 1] - shape.rp[size_t(r)] >= 32;
+          NESTOR_EXPECT(ck, mode[size_t(r)], large ? kReplayed : kInPlace, tag + " mode row " + std::to_string(r));
+        }
+        if (first.empty()) first = out;
+        NESTOR_EXPECT_TRUE(ck, std::memcmp(first.data(), out.data(), sizeof(float) * out.size()) == 0,
+                           tag + ": the same bits as the first run");
+        NESTOR_CUDA_CHECK(cudaMemset(job.mode, 0, sizeof(int) * size_t(shape.rows)));
+        NESTOR_CUDA_CHECK(cudaMemset(job.out, 0, sizeof(float) * size_t(shape.rows)));
+      }
+}
+
+// An accumulator larger than a partial slot (24 bytes): never split, still right.
+struct triple {
+  long long sum, count, twice;
+};
+struct add_triple {
+  template <class T> __host__ __device__ static constexpr T identity() { return T{0, 0, 0}; }
+  template <class T> __host__ __device__ T operator()(T a, T b) const {
+    return T{a.sum + b.sum, a.count + b.count, a.twice + b.twice};
+  }
+};
+static_assert(tmpl::kSplittable<long long> && tmpl::kSplittable<float> && !tmpl::kSplittable<triple>);
+
+__global__ void triple_kernel(csr_job c, tmpl::launch_state st = {}) {
+  const long long *data = c.data;
+  tmpl::dispatch<triple>(st, [=](int j) { return triple{data[j], 1, 2 * data[j]}; }, add_triple{},
+                         [&](uint3 t, uint3 b, dim3 bd, dim3 gd, auto phase) {
+                           const int row = int((b.x + gd.x * b.y) * (bd.x * bd.y) + t.x + bd.x * t.y);
+                           if (row >= c.rows) return;
+                           triple acc{7 + row, 0, 0};
+                           if (phase.defer(c.rp[row], c.rp[row + 1])) return;
+                           if (phase.has_result()) {
+                             acc = add_triple{}(acc, phase.template result<triple>());
+                             atomicAdd(&c.mode[row], kReplayed);
+                           } else {
+                             for (int j = c.rp[row]; j < c.rp[row + 1]; ++j) acc = add_triple{}(acc, triple{c.data[j], 1, 2 * c.data[j]});
+                             atomicAdd(&c.mode[row], kInPlace);
+                           }
+                           c.out[row] = acc.sum + acc.count + acc.twice;
+                         });
+}
+
+static void large_accumulator_test(test::checker &ck, std::mt19937_64 &rng) {
+  problem p = make_long_problem(5000, {{3, 1000000}, {4, 3 * tmpl::kSplitChunk}}, rng);
+  device_job d = upload(p);
+  for (int r = 0; r < p.rows; ++r) { // 7 + row + sum + count + 2 * sum
+    d.want[size_t(r)] = 3 * (d.want[size_t(r)] - 7 - r) + 7 + r + (p.rp[size_t(r) + 1] - p.rp[size_t(r)]);
+  }
+  for (bool dual : {false, true}) {
+    tmpl::launch_state last{};
+    tmpl::launch_templates(dual, dim3((p.rows + 127) / 128), dim3(128), 0, 32,
+                           [&](dim3 g, dim3 b, size_t sh, const tmpl::launch_state &st) {
+                             triple_kernel<<<g, b, sh>>>(d.j, st);
+                             last = st;
+                           });
+    NESTOR_CUDA_CHECK(cudaDeviceSynchronize());
+    NESTOR_EXPECT(ck, read_plan(last).chunk, 0ll, std::string(dual ? "dual_queue" : "dbuf_global") + " 24-byte R: not split");
+    check(ck, d, 32, 1, std::string(dual ? "dual_queue" : "dbuf_global") + " 24-byte R");
+  }
 }
 
 int main(int argc, char **argv) {
@@ -164,6 +404,10 @@ int main(int argc, char **argv) {
       NESTOR_EXPECT(ck, got[size_t(r)], want, "block_reduce_range max, " + std::to_string(threads) + " threads, row " + std::to_string(r));
     }
   }
+
+  split_tests(ck, rng);
+  determinism_test(ck, rng);
+  large_accumulator_test(ck, rng);
 
   for (int rows : {1, 77, 5000, 33333}) {
     problem p = make_problem(rows, rng);

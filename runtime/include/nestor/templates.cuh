@@ -26,12 +26,17 @@
 //                into another; a thread-mapped launch runs the small queue and
 //                a block-mapped launch the large one.
 //
+// In dbuf-global and dual-queue, a delayed iteration longer than a chunk
+// (kSplitChunk) is split across blocks of the block-mapped pass, its partial
+// results combined in chunk order (nestor/split_rows.cuh).
+//
 // Queues are built with a warp-level scan: the threads of a warp that push to
 // the same queue take consecutive slots from one atomicAdd (their rank is the
 // exclusive prefix count of the warp's ballot).
 #pragma once
 #include <cooperative_groups.h>
 #include <nestor/ops.cuh>
+#include <nestor/split_rows.cuh>
 
 #include <cstddef>
 #include <cuda_runtime.h>
@@ -325,7 +330,8 @@ enum class phase_kind : int {
   delay_large,  ///< dbuf-global pass 1: large iterations go to `large`
   classify,     ///< dual-queue pass 1: every iteration goes to `small` or `large`
   run_small,    ///< thread-mapped pass over `small`
-  run_large,    ///< block-mapped pass over `large`
+  run_large,    ///< block-mapped pass over `large`, long rows split in chunks
+  plan_large,   ///< one block: the chunks of `large` (nestor/split_rows.cuh)
 };
 
 /// The extra kernel parameter of a rewritten kernel (defaulted: a launch that
@@ -335,6 +341,7 @@ struct launch_state {
   long long threshold = 0;
   queue_view small, large;
   dim3 grid, block; ///< of pass 1, the identity every replay restores
+  split_view split; ///< chunks of the long rows of `large`
 };
 
 #if defined(__CUDACC__)
@@ -383,6 +390,40 @@ struct defer_to_queues {
   template <class T> __device__ T result() const { return T(); }
 };
 
+/// The block-mapped pass: every queued row reduced by a block (or, when the
+/// plan split it, by several; nestor/split_rows.cuh), then its owner replayed
+/// by thread 0 of the block that finished it.
+template <class R, class F, class Op, class Body>
+__device__ void run_large(const launch_state &st, F f, Op op, Body body) {
+  const unsigned blocks = gridDim.x * gridDim.y * gridDim.z;
+  const unsigned me = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  const bool leader = nestor::detail::linear_tid() == 0;
+  auto replay = [&](unsigned k, R r) {
+    uint3 t, b;
+    detail::identity_of(st.large.owner[k], st.block, st.grid, t, b);
+    body(t, b, st.block, st.grid, with_result<R>{r});
+  };
+  const long long chunk = st.split.chunk ? *st.split.chunk : 0;
+  if constexpr (kSplittable<R>) {
+    if (chunk > 0) {
+      const unsigned total = *st.split.total;
+      for (unsigned c = me; c < total; c += blocks) {
+        const detail::chunk_task t = detail::chunk_at(c, st.large.begin, st.large.end, st.split, chunk);
+        const R r = block_reduce_range<R>(t.begin, t.end, f, op);
+        R row = r;
+        if (leader && (t.count == 1 || detail::arrive(st.split, t, c, r, op, row))) replay(t.item, row);
+      }
+      return;
+    }
+  }
+  // Nothing split (no row longer than a chunk, or R does not fit a slot).
+  const unsigned n = detail::queued(st.large);
+  for (unsigned k = me; k < n; k += blocks) {
+    const R r = block_reduce_range<R>(st.large.begin[k], st.large.end[k], f, op);
+    if (leader) replay(k, r);
+  }
+}
+
 /// The whole kernel of dbuf-global and dual-queue: dispatches on the phase.
 /// Every thread of the block calls it.
 template <class R, class F, class Op, class Body>
@@ -407,20 +448,14 @@ __device__ void dispatch(const launch_state &st, F f, Op op, Body body) {
     }
     return;
   }
-  case phase_kind::run_large: {
-    const unsigned n = detail::queued(st.large);
-    const unsigned blocks = gridDim.x * gridDim.y * gridDim.z;
-    const unsigned me = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
-    for (unsigned k = me; k < n; k += blocks) {
-      const R r = block_reduce_range<R>(st.large.begin[k], st.large.end[k], f, op);
-      if (nestor::detail::linear_tid() == 0) {
-        uint3 t, b;
-        detail::identity_of(st.large.owner[k], st.block, st.grid, t, b);
-        body(t, b, st.block, st.grid, with_result<R>{r});
-      }
-    }
+  case phase_kind::run_large:
+    run_large<R>(st, f, op, body);
     return;
-  }
+  case phase_kind::plan_large:
+    if (blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0 && st.split.chunk)
+      detail::plan_split(st.large.begin, st.large.end, detail::queued(st.large), st.large.capacity, st.split,
+                         kSplittable<R>);
+    return;
   }
 }
 #endif // __CUDACC__
@@ -434,16 +469,20 @@ constexpr unsigned kBlockMappedThreads = 64;
 /// Device memory behind the queues of one call site, grown on demand
 /// (cudaMalloc; never managed memory). Launches of one call site share it, so
 /// they must be ordered (the rewrite accepts default-stream launches only).
+/// Per first-pass thread: a slot in each queue and the split's partial slot,
+/// chunk entry and arrival counter (nestor/split_rows.cuh).
 class queue_pool {
 public:
   ~queue_pool() { release(); }
-  /// Queues for `items` threads, counts zeroed on `stream`; false when the
-  /// allocation failed (the caller then launches the original kernel).
-  bool prepare(unsigned long long items, cudaStream_t stream, queue_view &small, queue_view &large) {
-    if (items > 0xffffffffull) return false;
+  /// Queues and split arrays for `items` threads, counts and the plan's chunk
+  /// zeroed on `stream` (no plan: nothing split); false when the allocation
+  /// failed (the caller then launches the original kernel).
+  bool prepare(unsigned long long items, cudaStream_t stream, queue_view &small, queue_view &large, split_view &split) {
+    if (items > 0xffffffffull - 1) return false;
     if (items > cap_) {
       release();
-      const size_t bytes = size_t(items) * 2 * (sizeof(unsigned long long) + 2 * sizeof(long long)) + 2 * sizeof(unsigned);
+      const size_t bytes = detail::split_slot_bytes(items) + size_t(items) * kQueueBytes + sizeof(header) +
+                           detail::split_index_bytes(items);
       if (cudaMalloc(&mem_, bytes) != cudaSuccess) {
         (void)cudaGetLastError();
         mem_ = nullptr;
@@ -451,7 +490,11 @@ public:
       }
       cap_ = items;
     }
+    // The 16-byte slots first (cudaMalloc's alignment), then the 8-byte
+    // arrays, the header, the 4-byte arrays.
     char *p = static_cast<char *>(mem_);
+    char *slots = p;
+    p += detail::split_slot_bytes(cap_);
     auto carve = [&](queue_view &q) {
       q.owner = reinterpret_cast<unsigned long long *>(p);
       p += cap_ * sizeof(unsigned long long);
@@ -463,12 +506,22 @@ public:
     };
     carve(small);
     carve(large);
-    small.count = reinterpret_cast<unsigned *>(p);
-    large.count = small.count + 1;
-    return cudaMemsetAsync(small.count, 0, 2 * sizeof(unsigned), stream) == cudaSuccess;
+    header *h = reinterpret_cast<header *>(p);
+    p += sizeof(header);
+    small.count = &h->small_count;
+    large.count = &h->large_count;
+    split.chunk = &h->chunk;
+    split.total = &h->total;
+    detail::carve_split(split, slots, p, cap_);
+    return cudaMemsetAsync(h, 0, sizeof(header), stream) == cudaSuccess;
   }
 
 private:
+  struct header {
+    unsigned small_count, large_count, total, unused;
+    long long chunk;
+  };
+  static constexpr size_t kQueueBytes = 2 * (sizeof(unsigned long long) + 2 * sizeof(long long));
   void release() {
     if (mem_) cudaFree(mem_);
     mem_ = nullptr;
@@ -490,12 +543,30 @@ inline unsigned block_mapped_grid() {
   return blocks;
 }
 
+namespace detail {
+/// Launches the plan as one block of the largest size the kernel accepts
+/// (a kernel's registers or __launch_bounds__ may refuse kPlanThreads); when
+/// none does, or an earlier error is pending, the block-mapped pass finds
+/// chunk 0 (prepare() zeroed it) and splits nothing.
+template <class Launch> void launch_plan(launch_state &st, Launch &launch) {
+  st.phase = phase_kind::plan_large;
+  if (cudaPeekAtLastError() != cudaSuccess) return;
+  for (unsigned threads = kPlanThreads; threads >= kBlockMappedThreads; threads /= 2) {
+    launch(dim3(1), dim3(threads), 0, st);
+    if (cudaPeekAtLastError() == cudaSuccess) return;
+    (void)cudaGetLastError(); // this launch's own configuration error: try a smaller block
+  }
+}
+} // namespace detail
+
 /// Launches a dbuf-global (dual = false) or dual-queue (dual = true) kernel:
 /// `launch(grid, block, shmem, state)` must launch the rewritten kernel with
 /// that configuration and state (a lambda at the call site; the pool is one
-/// per call site, i.e. per lambda type).
+/// per call site, i.e. per lambda type). `limits`: the split's chunk size and
+/// budget (tests lower them; generated code keeps the defaults).
 template <class Launch>
-void launch_templates(bool dual, dim3 grid, dim3 block, size_t shmem, long long threshold, Launch launch) {
+void launch_templates(bool dual, dim3 grid, dim3 block, size_t shmem, long long threshold, Launch launch,
+                      split_limits limits = {}) {
   static queue_pool pool;
   launch_state st;
   st.grid = grid;
@@ -503,16 +574,19 @@ void launch_templates(bool dual, dim3 grid, dim3 block, size_t shmem, long long 
   st.threshold = threshold;
   const unsigned long long threads =
       (unsigned long long)grid.x * grid.y * grid.z * (unsigned long long)block.x * block.y * block.z;
-  if (!pool.prepare(threads, 0, st.small, st.large)) {
+  if (!pool.prepare(threads, 0, st.small, st.large, st.split)) {
     launch(grid, block, shmem, st); // in_place: the original kernel
     return;
   }
+  st.split.chunk_shift = detail::ceil_log2(limits.chunk > 1 ? limits.chunk : 1);
+  st.split.budget = limits.budget == 0 || limits.budget > threads ? threads : limits.budget;
   st.phase = dual ? phase_kind::classify : phase_kind::delay_large;
   launch(grid, block, shmem, st);
   if (dual) {
     st.phase = phase_kind::run_small;
     launch(grid, block, shmem, st);
   }
+  detail::launch_plan(st, launch);
   st.phase = phase_kind::run_large;
   launch(dim3(block_mapped_grid()), dim3(kBlockMappedThreads), 0, st);
 }

@@ -82,7 +82,9 @@ int main(int argc, char **argv) {
   const bool few_pending = argc > 1 && std::strcmp(argv[1], "--few-pending-launches") == 0;
   if (tiny_heap) NESTOR_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 1));
   if (few_pending) NESTOR_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, 32));
-  static_assert(tmpl::shared_launch_slots<child_launch>() < 128, "the test needs blocks with more holders than slots");
+  // Blocks of 512 threads: at threshold 1 about 435 of them hold a launch, more
+  // than the shared slots, so the heap overflow is used.
+  static_assert(tmpl::shared_launch_slots<child_launch>() < 400, "the test needs blocks with more holders than slots");
   test::checker ck;
   std::mt19937_64 rng(23);
   for (unsigned rows : {1u, 77u, 4999u, 30011u}) {
@@ -97,7 +99,7 @@ int main(int argc, char **argv) {
     for (long long thr : {1ll, 64ll, 1ll << 40})
       for (bool dpar : {false, true})
         for (bool two_d : {false, true}) {
-          parent<<<(rows + 127) / 128, 128>>>(d_off, rows, hits, where, thr, two_d, dpar);
+          parent<<<(rows + 511) / 512, 512>>>(d_off, rows, hits, where, thr, two_d, dpar);
           NESTOR_CUDA_CHECK(cudaGetLastError());
           NESTOR_CUDA_CHECK(cudaDeviceSynchronize());
           const std::string tag = "rows=" + std::to_string(rows) + " thr=" + std::to_string(thr) + (dpar ? " dpar-opt" : " dbuf-shared") +

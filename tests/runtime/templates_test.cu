@@ -7,8 +7,9 @@
 // reference and how each row was processed (in place or replayed, exactly
 // once), so a template that silently delays nothing fails. Long rows split
 // across blocks (nestor/split_rows.cuh): rows of 1,000,000, of exactly one and
-// two chunks, of a chunk + 1, of several chunks; the plan's chunk size and
-// count against a CPU model of the plan; the budget path; chunk-order
+// two chunks, of a chunk + 1, of several chunks; which rows were split, read
+// back from the pool, against the rule (every queued row longer than a chunk
+// while the slots last); budgets too small for some or all rows; chunk-order
 // determinism of a float sum; and an accumulator too large to split.
 #include <nestor/templates.cuh>
 #include "runtime_test_util.cuh"
@@ -156,44 +157,42 @@ static problem make_long_problem(int rows, const std::vector<std::pair<int, long
   return p;
 }
 
-// The plan of nestor/split_rows.cuh on the CPU: the chunk size it must choose
-// for the rows of at least `thr` iterations and the chunks it must make (chunk 0:
-// nothing split).
-struct plan_model {
-  long long chunk;
-  unsigned long long total;
+// Which queued rows the last launch_templates call split (read back from the
+// pool): `should` rows were longer than a chunk, `split` were split, using
+// `slots` partial slots.
+struct split_seen {
+  long long queued = 0, should = 0, split = 0;
+  unsigned long long slots = 0;
 };
-static plan_model model_plan(const std::vector<int> &rp, long long thr, long long chunk, unsigned long long budget) {
-  std::vector<long long> lens;
-  long long longest = 0;
-  for (size_t r = 0; r + 1 < rp.size(); ++r)
-    if (rp[r + 1] - rp[r] >= thr) {
-      lens.push_back(rp[r + 1] - rp[r]);
-      longest = std::max(longest, lens.back());
-    }
-  for (int shift = tmpl::detail::ceil_log2(chunk);; ++shift) {
-    const long long c = 1ll << shift;
-    if (lens.empty() || c >= longest) return {0, 0};
-    unsigned long long total = 0;
-    for (long long l : lens) total += l <= 0 ? 1 : (l + c - 1) / c;
-    if (total <= budget) return {c, total};
-    if (shift == 62) return {0, 0};
+static split_seen read_split(const tmpl::launch_state &st) {
+  split_seen m;
+  unsigned n = 0;
+  NESTOR_CUDA_CHECK(cudaMemcpy(&n, st.large.count, sizeof(unsigned), cudaMemcpyDeviceToHost));
+  n = std::min(n, st.large.capacity);
+  std::vector<long long> b(n), e(n);
+  std::vector<unsigned> base(n);
+  if (n) {
+    NESTOR_CUDA_CHECK(cudaMemcpy(b.data(), st.large.begin, sizeof(long long) * n, cudaMemcpyDeviceToHost));
+    NESTOR_CUDA_CHECK(cudaMemcpy(e.data(), st.large.end, sizeof(long long) * n, cudaMemcpyDeviceToHost));
+    NESTOR_CUDA_CHECK(cudaMemcpy(base.data(), st.split.base, sizeof(unsigned) * n, cudaMemcpyDeviceToHost));
   }
-}
-// What the plan of the last launch_templates call chose (read from the pool).
-static plan_model read_plan(const tmpl::launch_state &st) {
-  plan_model m{0, 0};
-  unsigned total = 0;
-  NESTOR_CUDA_CHECK(cudaMemcpy(&m.chunk, st.split.chunk, sizeof(long long), cudaMemcpyDeviceToHost));
-  NESTOR_CUDA_CHECK(cudaMemcpy(&total, st.split.total, sizeof(unsigned), cudaMemcpyDeviceToHost));
-  if (m.chunk) m.total = total;
+  m.queued = n;
+  for (unsigned k = 0; k < n; ++k) {
+    const long long len = e[k] - b[k];
+    const unsigned long long count = len <= 0 ? 1 : ((unsigned long long)(len - 1) >> st.split.chunk_shift) + 1;
+    m.should += count > 1;
+    if (base[k] != tmpl::kNotSplit) {
+      ++m.split;
+      m.slots += count;
+    }
+  }
   return m;
 }
 
 // One launch_templates call of dispatch_kernel on a 1D (96 threads) or 2D
-// (16x4 threads, grid 3 wide) grid; the plan it made, and its thread count.
+// (16x4 threads, grid 3 wide) grid; the rows it split, and its thread count.
 template <class T>
-static plan_model run_split(test::checker &ck, csr_job_t<T> job, bool dual, bool two_d, long long thr, tmpl::split_limits limits,
+static split_seen run_split(test::checker &ck, csr_job_t<T> job, bool dual, bool two_d, long long thr, tmpl::split_limits limits,
                             unsigned long long *threads = nullptr) {
   tmpl::launch_state last{};
   const unsigned blocks = unsigned((job.rows + 63) / 64);
@@ -209,13 +208,7 @@ static plan_model run_split(test::checker &ck, csr_job_t<T> job, bool dual, bool
   NESTOR_CUDA_CHECK(cudaDeviceSynchronize());
   NESTOR_EXPECT_TRUE(ck, last.phase == tmpl::phase_kind::run_large, "last launch is the block-mapped pass");
   if (threads) *threads = (unsigned long long)grid.x * grid.y * block.x * block.y;
-  return read_plan(last);
-}
-
-static long long delayed_rows(const problem &p, long long thr) {
-  long long n = 0;
-  for (int r = 0; r < p.rows; ++r) n += p.rp[size_t(r) + 1] - p.rp[size_t(r)] >= thr;
-  return n;
+  return read_split(last);
 }
 
 static void split_tests(test::checker &ck, std::mt19937_64 &rng) {
@@ -226,54 +219,49 @@ static void split_tests(test::checker &ck, std::mt19937_64 &rng) {
   for (int k = 2; k <= 11; ++k) special.push_back({200 + k, k * C + k});
   problem p = make_long_problem(rows, special, rng);
   device_job d = upload(p);
+  // The rows longer than a chunk: 1M (489 chunks), C + 1 (2), 2C (2), 2C + 1 (3),
+  // 65537 (33), 3C + 7 (4) and kC + k (k + 1 each, 75 in all): 16 rows, 608 chunks.
   for (long long thr : {32ll, 1ll})
     for (bool dual : {false, true})
       for (bool two_d : {false, true}) {
         const std::string tag = std::string(dual ? "dual_queue" : "dbuf_global") + (two_d ? " 2D" : " 1D") +
                                 " long rows thr=" + std::to_string(thr);
-        unsigned long long threads = 0;
-        const plan_model got = run_split(ck, d.j, dual, two_d, thr, {}, &threads);
-        const plan_model want = model_plan(p.rp, thr, C, threads);
-        // At thr=32 the budget has ample room; at thr=1 almost every row is
-        // delayed and the chunks may or may not fit one per thread.
-        if (thr == 32) NESTOR_EXPECT(ck, got.chunk, C, tag + ": chunk");
-        NESTOR_EXPECT_TRUE(ck, got.chunk > 0, tag + ": rows split");
-        NESTOR_EXPECT(ck, got.chunk, want.chunk, tag + ": chunk as modelled");
-        NESTOR_EXPECT(ck, got.total, want.total, tag + ": chunks");
+        const split_seen got = run_split(ck, d.j, dual, two_d, thr, {});
+        NESTOR_EXPECT(ck, got.should, 16ll, tag + ": rows longer than a chunk");
+        NESTOR_EXPECT(ck, got.split, 16ll, tag + ": rows split (the slots suffice)");
+        NESTOR_EXPECT(ck, got.slots, 608ull, tag + ": slots");
         check(ck, d, thr, 1, tag);
       }
-  // The budget: room for one chunk per delayed row and 100 more. The 1M row
-  // alone needs 489 at kSplitChunk, so the plan doubles the chunk until it fits.
-  const long long n32 = delayed_rows(p, 32);
   for (bool dual : {false, true}) {
     const std::string tag = std::string(dual ? "dual_queue" : "dbuf_global") + " budget";
-    const unsigned long long budget = (unsigned long long)n32 + 100;
-    const plan_model got = run_split(ck, d.j, dual, false, 32, {C, budget});
-    const plan_model want = model_plan(p.rp, 32, C, budget);
-    NESTOR_EXPECT_TRUE(ck, got.chunk > C && got.total <= budget, tag + ": chunk grown, within the budget");
-    NESTOR_EXPECT(ck, got.chunk, want.chunk, tag + ": chunk");
-    NESTOR_EXPECT(ck, got.total, want.total, tag + ": chunks");
-    check(ck, d, 32, 1, tag);
-    // Fewer slots than delayed rows: no chunk size fits; nothing is split and
-    // every row is still reduced by one block and replayed once.
-    const plan_model none = run_split(ck, d.j, dual, true, 32, {C, (unsigned long long)n32 - 1});
-    NESTOR_EXPECT(ck, none.chunk, 0ll, tag + " below the rows: nothing split");
-    check(ck, d, 32, 1, tag + " below the rows");
+    // 300 slots: the 1M row alone needs 489 and is never split; the other 15 fit.
+    split_seen got = run_split(ck, d.j, dual, false, 32, {C, 300});
+    NESTOR_EXPECT(ck, got.split, 15ll, tag + " 300: all but the 1M row split");
+    NESTOR_EXPECT(ck, got.slots, 119ull, tag + " 300: slots");
+    check(ck, d, 32, 1, tag + " 300");
+    // 60 slots for 119 wanted: the rows that reserve first are split, the
+    // others not (which depends on the order of their atomics); every row is
+    // still reduced once and replayed once.
+    got = run_split(ck, d.j, dual, true, 32, {C, 60});
+    NESTOR_EXPECT_TRUE(ck, got.split > 0 && got.split < 15 && got.slots <= 60, tag + " 60: some rows split, within the slots");
+    check(ck, d, 32, 1, tag + " 60");
+    // One slot: no row of two chunks or more fits; nothing is split.
+    got = run_split(ck, d.j, dual, true, 32, {C, 1});
+    NESTOR_EXPECT(ck, got.split, 0ll, tag + " 1: nothing split");
+    check(ck, d, 32, 1, tag + " 1");
   }
-  // Small chunks on the random rows (up to 1,100 long): most delayed rows are
-  // split, many in dozens of chunks; from chunk 1 the plan doubles nine times
-  // or so before one chunk per thread fits. The pool is reused from the runs above.
+  // Small chunks on the random rows (up to 1,100 long): most delayed rows want
+  // to be split, many in dozens or hundreds of chunks, more than the slots
+  // (one per thread) hold at chunk 1 and 16. The pool is reused from the runs above.
   problem q = make_problem(33333, rng);
   device_job e = upload(q);
   for (long long chunk : {1ll, 16ll, 64ll})
     for (bool dual : {false, true}) {
       const std::string tag = std::string(dual ? "dual_queue" : "dbuf_global") + " chunk " + std::to_string(chunk);
       unsigned long long threads = 0;
-      const plan_model got = run_split(ck, e.j, dual, chunk == 16, 1, {chunk, 0}, &threads);
-      const plan_model want = model_plan(q.rp, 1, chunk, threads);
-      NESTOR_EXPECT_TRUE(ck, got.chunk > 0, tag + ": rows split");
-      NESTOR_EXPECT(ck, got.chunk, want.chunk, tag + ": chunk");
-      NESTOR_EXPECT(ck, got.total, want.total, tag + ": chunks");
+      const split_seen got = run_split(ck, e.j, dual, chunk == 16, 1, {chunk, 0}, &threads);
+      NESTOR_EXPECT_TRUE(ck, got.split > 0 && got.slots <= threads, tag + ": rows split, within the slots");
+      if (chunk == 1) NESTOR_EXPECT_TRUE(ck, got.split < got.should, tag + ": the slots ran out");
       check(ck, e, 1, 1, tag);
     }
 }
@@ -300,8 +288,8 @@ static void determinism_test(test::checker &ck, std::mt19937_64 &rng) {
       for (bool two_d : {false, true}) {
         const std::string tag = "determinism run " + std::to_string(run) + (dual ? " dual_queue" : " dbuf_global") +
                                 (two_d ? " 2D" : " 1D");
-        const plan_model plan = run_split(ck, job, dual, two_d, 32, {});
-        NESTOR_EXPECT(ck, plan.chunk, C, tag + ": rows split");
+        const split_seen seen = run_split(ck, job, dual, two_d, 32, {});
+        NESTOR_EXPECT(ck, seen.split, 3ll, tag + ": rows split");
         auto out = test::to_host(job.out, size_t(shape.rows));
         auto mode = test::to_host(job.mode, size_t(shape.rows));
         for (int r = 0; r < shape.rows; ++r) {
@@ -364,7 +352,8 @@ static void large_accumulator_test(test::checker &ck, std::mt19937_64 &rng) {
                              last = st;
                            });
     NESTOR_CUDA_CHECK(cudaDeviceSynchronize());
-    NESTOR_EXPECT(ck, read_plan(last).chunk, 0ll, std::string(dual ? "dual_queue" : "dbuf_global") + " 24-byte R: not split");
+    const split_seen seen = read_split(last);
+    NESTOR_EXPECT_TRUE(ck, seen.should == 2 && seen.split == 0, std::string(dual ? "dual_queue" : "dbuf_global") + " 24-byte R: not split");
     check(ck, d, 32, 1, std::string(dual ? "dual_queue" : "dbuf_global") + " 24-byte R");
   }
 }

@@ -71,6 +71,9 @@ template <class T, class I, class F, class Op> __device__ T block_reduce_range(I
   __shared__ T total;
   const unsigned tid = nestor::detail::linear_tid(), n = detail::block_threads();
   T acc = Op::template identity<T>();
+  // Unrolled so that four iterations' loads are in flight at once: the
+  // block-mapped phase is bound by their latency (gathers such as x[col[i]]).
+#pragma unroll 4
   for (I i = begin + I(tid); i < end; i += I(n)) acc = op(acc, T(f(i)));
   // Every thread of the block is here: full-warp shuffles, except in a last
   // partial warp, whose live lanes are the low ones.
@@ -330,8 +333,7 @@ enum class phase_kind : int {
   delay_large,  ///< dbuf-global pass 1: large iterations go to `large`
   classify,     ///< dual-queue pass 1: every iteration goes to `small` or `large`
   run_small,    ///< thread-mapped pass over `small`
-  run_large,    ///< block-mapped pass over `large`, long rows split in chunks
-  plan_large,   ///< one block: the chunks of `large` (nestor/split_rows.cuh)
+  run_large,    ///< block-mapped pass over `large`, long rows split in chunks (nestor/split_rows.cuh)
 };
 
 /// The extra kernel parameter of a rewritten kernel (defaulted: a launch that
@@ -377,50 +379,57 @@ __device__ __forceinline__ unsigned queued(const queue_view &q) { return *q.coun
 } // namespace detail
 
 /// Phase of pass 1 of dbuf-global (classify == false) or dual-queue (true).
+/// A row queued as large also plans its chunks (nestor/split_rows.cuh);
+/// `splittable`: whether the kernel's accumulator fits a partial slot.
 struct defer_to_queues {
   const launch_state *st;
   unsigned long long owner;
   bool classify;
+  bool splittable;
   template <class I> __device__ bool defer(I b, I e) const {
     const bool large = (long long)(e) - (long long)(b) >= st->threshold;
     if (!large && !classify) return false;
-    return detail::queue_push(large ? st->large : st->small, owner, (long long)b, (long long)e) >= 0;
+    const long long s = detail::queue_push(large ? st->large : st->small, owner, (long long)b, (long long)e);
+    if (s < 0) return false;
+    if (large) detail::plan_row(st->split, unsigned(s), (long long)(e) - (long long)(b), splittable);
+    return true;
   }
   __device__ bool has_result() const { return false; }
   template <class T> __device__ T result() const { return T(); }
 };
 
-/// The block-mapped pass: every queued row reduced by a block (or, when the
-/// plan split it, by several; nestor/split_rows.cuh), then its owner replayed
-/// by thread 0 of the block that finished it.
+/// The block-mapped pass: every queued row reduced by a block (or, when it
+/// was split, by several; nestor/split_rows.cuh), then its owner replayed by
+/// thread 0 of the block that finished it. Blocks take tasks from a ticket
+/// counter, so that rows of very different lengths balance.
 template <class R, class F, class Op, class Body>
 __device__ void run_large(const launch_state &st, F f, Op op, Body body) {
-  const unsigned blocks = gridDim.x * gridDim.y * gridDim.z;
-  const unsigned me = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  __shared__ unsigned long long task;
   const bool leader = nestor::detail::linear_tid() == 0;
   auto replay = [&](unsigned k, R r) {
     uint3 t, b;
     detail::identity_of(st.large.owner[k], st.block, st.grid, t, b);
     body(t, b, st.block, st.grid, with_result<R>{r});
   };
-  const long long chunk = st.split.chunk ? *st.split.chunk : 0;
-  if constexpr (kSplittable<R>) {
-    if (chunk > 0) {
-      const unsigned total = *st.split.total;
-      for (unsigned c = me; c < total; c += blocks) {
-        const detail::chunk_task t = detail::chunk_at(c, st.large.begin, st.large.end, st.split, chunk);
-        const R r = block_reduce_range<R>(t.begin, t.end, f, op);
-        R row = r;
-        if (leader && (t.count == 1 || detail::arrive(st.split, t, c, r, op, row))) replay(t.item, row);
-      }
-      return;
-    }
-  }
-  // Nothing split (no row longer than a chunk, or R does not fit a slot).
   const unsigned n = detail::queued(st.large);
-  for (unsigned k = me; k < n; k += blocks) {
-    const R r = block_reduce_range<R>(st.large.begin[k], st.large.end[k], f, op);
-    if (leader) replay(k, r);
+  const unsigned long long reserved = *st.split.reserved;
+  const unsigned long long total = n + (reserved < st.split.budget ? reserved : st.split.budget);
+  for (;;) {
+    if (leader) task = atomicAdd(st.split.tickets, 1ull);
+    __syncthreads();
+    const unsigned long long t = task;
+    __syncthreads(); // every thread has read `task` before the leader takes the next
+    if (t >= total) return;
+    const detail::chunk_task c = detail::task_at(t, n, st.large.begin, st.large.end, st.split);
+    if (!c.valid) continue; // a hole: a reservation that did not fit the budget
+    const R r = block_reduce_range<R>(c.begin, c.end, f, op);
+    if (!leader) continue;
+    if constexpr (kSplittable<R>) {
+      R row = r;
+      if (c.base == kNotSplit || detail::arrive(st.split, c, r, op, row)) replay(c.item, row);
+    } else {
+      replay(c.item, r);
+    }
   }
 }
 
@@ -436,7 +445,7 @@ __device__ void dispatch(const launch_state &st, F f, Op op, Body body) {
   case phase_kind::classify:
     body(threadIdx, blockIdx, blockDim, gridDim,
          defer_to_queues{&st, detail::linear_thread(threadIdx, blockIdx, blockDim, gridDim),
-                         st.phase == phase_kind::classify});
+                         st.phase == phase_kind::classify, kSplittable<R>});
     return;
   case phase_kind::run_small: {
     const unsigned long long stride = (unsigned long long)gridDim.x * gridDim.y * gridDim.z * blockDim.x * blockDim.y * blockDim.z;
@@ -450,11 +459,6 @@ __device__ void dispatch(const launch_state &st, F f, Op op, Body body) {
   }
   case phase_kind::run_large:
     run_large<R>(st, f, op, body);
-    return;
-  case phase_kind::plan_large:
-    if (blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0 && st.split.chunk)
-      detail::plan_split(st.large.begin, st.large.end, detail::queued(st.large), st.large.capacity, st.split,
-                         kSplittable<R>);
     return;
   }
 }
@@ -470,13 +474,13 @@ constexpr unsigned kBlockMappedThreads = 64;
 /// (cudaMalloc; never managed memory). Launches of one call site share it, so
 /// they must be ordered (the rewrite accepts default-stream launches only).
 /// Per first-pass thread: a slot in each queue and the split's partial slot,
-/// chunk entry and arrival counter (nestor/split_rows.cuh).
+/// row base, chunk entry and arrival counter (nestor/split_rows.cuh).
 class queue_pool {
 public:
   ~queue_pool() { release(); }
-  /// Queues and split arrays for `items` threads, counts and the plan's chunk
-  /// zeroed on `stream` (no plan: nothing split); false when the allocation
-  /// failed (the caller then launches the original kernel).
+  /// Queues and split arrays for `items` threads, the counters zeroed on
+  /// `stream`; false when the allocation failed (the caller then launches
+  /// the original kernel).
   bool prepare(unsigned long long items, cudaStream_t stream, queue_view &small, queue_view &large, split_view &split) {
     if (items > 0xffffffffull - 1) return false;
     if (items > cap_) {
@@ -510,16 +514,16 @@ public:
     p += sizeof(header);
     small.count = &h->small_count;
     large.count = &h->large_count;
-    split.chunk = &h->chunk;
-    split.total = &h->total;
+    split.reserved = &h->reserved;
+    split.tickets = &h->tickets;
     detail::carve_split(split, slots, p, cap_);
     return cudaMemsetAsync(h, 0, sizeof(header), stream) == cudaSuccess;
   }
 
 private:
   struct header {
-    unsigned small_count, large_count, total, unused;
-    long long chunk;
+    unsigned small_count, large_count;
+    unsigned long long reserved, tickets;
   };
   static constexpr size_t kQueueBytes = 2 * (sizeof(unsigned long long) + 2 * sizeof(long long));
   void release() {
@@ -531,33 +535,18 @@ private:
   unsigned long long cap_ = 0;
 };
 
-/// Blocks of the block-mapped pass: enough to fill the device; each drains
-/// the large queue with a block stride.
+/// Blocks of the block-mapped pass: enough to fill the device (32 resident
+/// 64-thread blocks per SM are its 2,048 threads); each takes tasks from the
+/// ticket counter until none is left.
 inline unsigned block_mapped_grid() {
   static unsigned blocks = [] {
     int dev = 0, sms = 0;
     if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
       sms = 80;
-    return unsigned(sms) * 16u;
+    return unsigned(sms) * 32u;
   }();
   return blocks;
 }
-
-namespace detail {
-/// Launches the plan as one block of the largest size the kernel accepts
-/// (a kernel's registers or __launch_bounds__ may refuse kPlanThreads); when
-/// none does, or an earlier error is pending, the block-mapped pass finds
-/// chunk 0 (prepare() zeroed it) and splits nothing.
-template <class Launch> void launch_plan(launch_state &st, Launch &launch) {
-  st.phase = phase_kind::plan_large;
-  if (cudaPeekAtLastError() != cudaSuccess) return;
-  for (unsigned threads = kPlanThreads; threads >= kBlockMappedThreads; threads /= 2) {
-    launch(dim3(1), dim3(threads), 0, st);
-    if (cudaPeekAtLastError() == cudaSuccess) return;
-    (void)cudaGetLastError(); // this launch's own configuration error: try a smaller block
-  }
-}
-} // namespace detail
 
 /// Launches a dbuf-global (dual = false) or dual-queue (dual = true) kernel:
 /// `launch(grid, block, shmem, state)` must launch the rewritten kernel with
@@ -579,14 +568,13 @@ void launch_templates(bool dual, dim3 grid, dim3 block, size_t shmem, long long 
     return;
   }
   st.split.chunk_shift = detail::ceil_log2(limits.chunk > 1 ? limits.chunk : 1);
-  st.split.budget = limits.budget == 0 || limits.budget > threads ? threads : limits.budget;
+  st.split.budget = unsigned(limits.budget == 0 || limits.budget > threads ? threads : limits.budget);
   st.phase = dual ? phase_kind::classify : phase_kind::delay_large;
   launch(grid, block, shmem, st);
   if (dual) {
     st.phase = phase_kind::run_small;
     launch(grid, block, shmem, st);
   }
-  detail::launch_plan(st, launch);
   st.phase = phase_kind::run_large;
   launch(dim3(block_mapped_grid()), dim3(kBlockMappedThreads), 0, st);
 }

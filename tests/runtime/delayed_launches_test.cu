@@ -3,16 +3,16 @@
 // 1D blocks of 32 or 2D blocks of 8x4 (partial last blocks). Launches below
 // the threshold run in the parent thread, the others are held and handled by
 // the parent's block after its body: dbuf-shared runs them in the block
-// (shared slots, heap overflow when more threads hold one than there are
-// slots), dpar-opt launches one child grid per block (built with -rdc).
+// (shared slots, in rounds when more threads hold one than there are slots),
+// dpar-opt launches one child grid per block (built with -rdc).
 // Parents return early (rows past the end, empty rows), so the block phase
 // must not depend on every thread reaching the end of the body.
 //
 // Every child thread must run exactly once (each entry is incremented once),
 // and `where` says how each launch was handled, so a phase that drops or
 // repeats work, or one that holds nothing, fails.
-//   --tiny-heap: the device heap is too small for the overflow and the
-//                batches, so the owners run their launches themselves.
+//   --tiny-heap: the device heap is too small for dpar-opt's batches, so the
+//                owners run their launches themselves.
 //   --few-pending-launches: dpar-opt's launches mostly fail (room for 32
 //                pending launches), so the blocks run their records.
 #include <nestor/delayed_launches.cuh>
@@ -83,7 +83,7 @@ int main(int argc, char **argv) {
   if (tiny_heap) NESTOR_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 1));
   if (few_pending) NESTOR_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, 32));
   // Blocks of 512 threads: at threshold 1 about 435 of them hold a launch, more
-  // than the shared slots, so the heap overflow is used.
+  // than the shared slots, so dbuf-shared runs them in three rounds.
   static_assert(tmpl::shared_launch_slots<child_launch>() < 400, "the test needs blocks with more holders than slots");
   test::checker ck;
   std::mt19937_64 rng(23);

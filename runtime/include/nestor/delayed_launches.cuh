@@ -7,11 +7,10 @@
 //
 //   dbuf_shared_launches  the block runs them itself, one after another, its
 //                         threads striding over each launch's child threads.
-//                         The records go to a buffer in shared memory; when
-//                         more threads hold one than it has slots, the rest go
-//                         to an overflow the block allocates from the device
-//                         heap; when that fails, their owners run them. No
-//                         device launch is left: the program needs no -rdc.
+//                         The records go to a buffer in shared memory, in
+//                         rounds when more threads hold one than it has
+//                         slots. No device launch is left: the program needs
+//                         no -rdc.
 //   dpar_opt_launches     thread 0 makes ONE device launch for the block's
 //                         records (one child block per record, block-mapped);
 //                         the records live on the device heap and the child
@@ -64,8 +63,9 @@ template <class Item> struct launch_batch {
 
 /// Bytes of shared memory per parent block for dbuf-shared's records; as many
 /// records as fit (at least one): about a hundred records of a few pointers,
-/// so that the heap overflow is rare, while eight 256-thread blocks per SM
-/// still fit (the rewrite refuses parents launched with dynamic shared memory).
+/// so that one round usually holds a block's launches, while eight 256-thread
+/// blocks per SM still fit (the rewrite refuses parents launched with dynamic
+/// shared memory).
 constexpr unsigned kSharedLaunchBytes = 8192;
 template <class Item> __host__ __device__ constexpr unsigned shared_launch_slots() {
   return sizeof(Item) >= kSharedLaunchBytes ? 1u : unsigned(kSharedLaunchBytes / sizeof(Item));
@@ -105,30 +105,50 @@ template <class Item> __device__ unsigned count_held(const held_launch<Item> &mi
 } // namespace detail
 
 /// dbuf-shared on launches: after the parent body, the block runs its threads'
-/// held launches (all threads of the block call it).
+/// held launches (all threads of the block call it). The records go to the
+/// shared buffer; when more threads hold one than it has slots, the block
+/// runs them in rounds of `slots` records, the later ones waiting in their
+/// owners' registers (no heap is needed; dbuf_shared for loop rows has a
+/// heap overflow because a delayed row is finished by a replay of its owner,
+/// which must come after every round). Within a round the block's threads
+/// stride over the child threads of all the round's launches together, so a
+/// block of 256 threads is busy even when each launch has 32.
 /// `thread(item, threadIdx, blockIdx, blockDim, gridDim)` runs one child thread.
 template <class Item, class Thread> __device__ void dbuf_shared_launches(const held_launch<Item> &mine, Thread thread) {
   constexpr unsigned cap = shared_launch_slots<Item>();
   __shared__ alignas(Item) unsigned char slots_raw[cap * sizeof(Item)];
-  __shared__ Item *overflow;
+  __shared__ unsigned long long start[cap + 1]; // first child thread of each record, in the round's order
   Item *slots = reinterpret_cast<Item *>(slots_raw);
+  const unsigned tid = detail::block_tid(), threads = detail::block_size();
   unsigned count = 0;
   const unsigned slot = detail::count_held(mine, count);
-  if (count == 0) return; // no large launch in this block: nothing to do
-  if (detail::block_tid() == 0) overflow = count > cap ? static_cast<Item *>(malloc(size_t(count - cap) * sizeof(Item))) : nullptr;
-  __syncthreads();
-  if (slot != ~0u) {
-    if (slot < cap) new (&slots[slot]) Item(mine.item());
-    else if (overflow) new (&overflow[slot - cap]) Item(mine.item());
-    else // no heap for the overflow: the owner runs its launch, as a thread-mapped child would
-      run_launch_in_thread(mine.item().nestor_grid, mine.item().nestor_block,
-                           [&](uint3 t, uint3 b, dim3 bd, dim3 gd) { thread(mine.item(), t, b, bd, gd); });
+  for (unsigned first = 0; first < count; first += cap) { // no round when no thread holds a launch
+    if (slot != ~0u && slot >= first && slot - first < cap) new (&slots[slot - first]) Item(mine.item());
+    __syncthreads();
+    const unsigned n = count - first < cap ? count - first : cap;
+    if (tid == 0) {
+      unsigned long long at = 0;
+      for (unsigned k = 0; k < n; ++k) {
+        start[k] = at;
+        at += detail::volume(slots[k].nestor_grid) * detail::volume(slots[k].nestor_block);
+      }
+      start[n] = at;
+    }
+    __syncthreads();
+    for (unsigned long long j = tid; j < start[n]; j += threads) {
+      unsigned lo = 0, hi = n; // start[lo] <= j < start[hi]: the record is the last one starting at or before j
+      while (hi - lo > 1) {
+        const unsigned mid = (lo + hi) / 2;
+        if (start[mid] <= j) lo = mid;
+        else hi = mid;
+      }
+      const Item &item = slots[lo];
+      uint3 t, b;
+      detail::child_identity(j - start[lo], item.nestor_grid, item.nestor_block, t, b);
+      thread(item, t, b, item.nestor_block, item.nestor_grid);
+    }
+    __syncthreads(); // every thread is done with this round's records
   }
-  __syncthreads();
-  const unsigned n = overflow ? count : (count < cap ? count : cap);
-  for (unsigned k = 0; k < n; ++k) detail::run_launch_in_block(k < cap ? slots[k] : overflow[k - cap], thread);
-  __syncthreads(); // every thread is done with the records
-  if (detail::block_tid() == 0 && overflow) free(overflow);
 }
 
 /// The child grid of dpar-opt: block k runs record k block-mapped (grid

@@ -135,16 +135,15 @@ template <class Item, class Thread> __device__ void dbuf_shared_launches(const h
       start[n] = at;
     }
     __syncthreads();
+    // A thread's child threads only move forward through the records, so its
+    // record is found by advancing a cursor: one comparison per child thread
+    // inside a large launch, a few per step across small ones.
+    unsigned k = 0;
     for (unsigned long long j = tid; j < start[n]; j += threads) {
-      unsigned lo = 0, hi = n; // start[lo] <= j < start[hi]: the record is the last one starting at or before j
-      while (hi - lo > 1) {
-        const unsigned mid = (lo + hi) / 2;
-        if (start[mid] <= j) lo = mid;
-        else hi = mid;
-      }
-      const Item &item = slots[lo];
+      while (start[k + 1] <= j) ++k; // start[k] <= j < start[k + 1] (skips records of no threads)
+      const Item &item = slots[k];
       uint3 t, b;
-      detail::child_identity(j - start[lo], item.nestor_grid, item.nestor_block, t, b);
+      detail::child_identity(j - start[k], item.nestor_grid, item.nestor_block, t, b);
       thread(item, t, b, item.nestor_block, item.nestor_grid);
     }
     __syncthreads(); // every thread is done with this round's records

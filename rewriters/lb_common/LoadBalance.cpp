@@ -1,6 +1,7 @@
 // The planner of the load-balancing templates (LoadBalance.h). Checks first,
 // then edits; every refusal names the blocking construct and its line.
 #include "LoadBalance.h"
+#include "ReplaySafety.h"
 #include "../loop_common/LoopCommon.h"
 
 #include "nestor/CudaSemantics.h"
@@ -317,6 +318,8 @@ std::optional<LbPlan> check(const AnalyzedTU &tu, const RewriteTarget &t, Templa
                     ck->nameSpan);
   }
   if (auto r = checkPath(tu, c)) return r;
+  if (c.forEach)
+    if (std::optional<ReplayHazard> h = forEachReplayHazard(ctx, c.fd, c.fs)) return refuse(h->reason, h->at);
   if (auto r = checkLaunches(tu, c, which == Template::DbufGlobal || which == Template::DualQueue)) return r;
   return std::nullopt;
 }

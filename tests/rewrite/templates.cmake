@@ -109,6 +109,22 @@ nestor_rewrite_refusal(templates.foreach_break INPUT ${tmpl_foreach_fx} AT 30 AP
   EXPECT "leaves through break, continue, return or goto")
 nestor_rewrite_refusal(templates.foreach_thread_ids INPUT ${tmpl_foreach_fx} AT 40 APPLY dpar-opt
   EXPECT "reads threadIdx")
+# The owner's replay runs after the delayed iterations' stores: refused when
+# the code outside the loop reads what the loop stores and has effects of its
+# own; offered when nothing outside the loop has an effect (bfs's shape) or the
+# loop stores elsewhere.
+foreach(rw dual-queue dbuf-shared dbuf-global dpar-opt)
+  string(REPLACE "-" "_" rw_name ${rw})
+  nestor_rewrite_refusal(templates.foreach_replay_diverges_${rw_name} INPUT ${tmpl_foreach_fx} AT 52 APPLY ${rw}
+    EXPECT "the loop stores through 'level', which the kernel also reads outside the loop (line 50), and the kernel has effects outside the loop (line 55)")
+endforeach()
+foreach(line 64 74)
+  add_test(NAME rewrite_listed.templates.foreach_replay_safe_${line}
+    COMMAND ${CMAKE_COMMAND} -DNESTOR=$<TARGET_FILE:nestor> -DINPUT=${PROJECT_SOURCE_DIR}/${tmpl_foreach_fx} -DAT=${line}
+            "-DEXPECT=dbuf-shared [Delayed buffer in shared memory (dbuf-shared), lb_threshold 64]: applies"
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/CheckListed.cmake)
+  set_tests_properties(rewrite_listed.templates.foreach_replay_safe_${line} PROPERTIES LABELS "rewrite")
+endforeach()
 nestor_rewrite_refusal(templates.sssp_flat_not_independent INPUT bench/graph/flat/sssp.cu AT 29 APPLY dbuf-global
   EXPECT "as a loop of independent iterations: the loop neither reduces")
 

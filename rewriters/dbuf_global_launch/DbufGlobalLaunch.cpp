@@ -6,30 +6,18 @@
 // grid. The device launch is gone: the program builds without -rdc / cudadevrt.
 // Checks and edits: rewriters/lb_common/LaunchTemplates.cpp.
 #include "../lb_common/LaunchTemplates.h"
-#include "../lb_common/LoadBalance.h"
 
 namespace nestor {
 namespace {
-constexpr lb::LaunchTemplate kTemplate = lb::LaunchTemplate::DbufGlobal;
-
-class DbufGlobalLaunchImpl final : public Rewrite {
+class DbufGlobalLaunchImpl final : public lb::LaunchTemplateRewrite {
 public:
+  DbufGlobalLaunchImpl() : LaunchTemplateRewrite(lb::LaunchTemplate::DbufGlobal) {}
   const char *id() const override { return "dbuf-global-launch"; }
-  RewriteTarget::Kind targetKind() const override { return RewriteTarget::Kind::Launch; }
   const char *summary() const override {
     return "dbuf-global on a device launch: small child grids run in the parent thread, large ones in a block-mapped pass after the parent; removes dynamic parallelism (no -rdc)";
   }
-  std::vector<ParamSpec> params() const override { return lb::thresholdParams(); }
-  std::vector<RewriteParams> variants() const override { return lb::thresholdVariants(); }
   std::string title(const RewriteParams &p) const override {
     return "Remove the device launch (no -rdc/cudadevrt needed): dbuf-global, lb_threshold " + std::to_string(lb::thresholdOf(p));
-  }
-  Applicability prepare(const AnalyzedTU &tu, const RewriteTarget &t, const RewriteParams &) const override {
-    return lb::prepareLaunchTemplate(tu, t, kTemplate);
-  }
-  llvm::Expected<clang::tooling::Replacements> apply(const AnalyzedTU &tu, const RewriteTarget &t,
-                                                     const RewriteParams &p) const override {
-    return lb::applyLaunchTemplate(tu, t, kTemplate, lb::thresholdOf(p));
   }
 };
 } // namespace

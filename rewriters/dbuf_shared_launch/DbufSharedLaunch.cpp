@@ -8,31 +8,19 @@
 // Checks and edits: rewriters/lb_common/LaunchTemplates.cpp; runtime
 // nestor/delayed_launches.cuh.
 #include "../lb_common/LaunchTemplates.h"
-#include "../lb_common/LoadBalance.h"
 
 namespace nestor {
 namespace {
-constexpr lb::LaunchTemplate kTemplate = lb::LaunchTemplate::DbufShared;
-
-class DbufSharedLaunchImpl final : public Rewrite {
+class DbufSharedLaunchImpl final : public lb::LaunchTemplateRewrite {
 public:
+  DbufSharedLaunchImpl() : LaunchTemplateRewrite(lb::LaunchTemplate::DbufShared) {}
   const char *id() const override { return "dbuf-shared-launch"; }
-  RewriteTarget::Kind targetKind() const override { return RewriteTarget::Kind::Launch; }
   const char *summary() const override {
     return "dbuf-shared on a device launch: small child grids run in the parent thread, large ones in the parent's block after "
            "its body; removes dynamic parallelism (no -rdc)";
   }
-  std::vector<ParamSpec> params() const override { return lb::thresholdParams(); }
-  std::vector<RewriteParams> variants() const override { return lb::thresholdVariants(); }
   std::string title(const RewriteParams &p) const override {
     return "Remove the device launch (no -rdc/cudadevrt needed): dbuf-shared, lb_threshold " + std::to_string(lb::thresholdOf(p));
-  }
-  Applicability prepare(const AnalyzedTU &tu, const RewriteTarget &t, const RewriteParams &) const override {
-    return lb::prepareLaunchTemplate(tu, t, kTemplate);
-  }
-  llvm::Expected<clang::tooling::Replacements> apply(const AnalyzedTU &tu, const RewriteTarget &t,
-                                                     const RewriteParams &p) const override {
-    return lb::applyLaunchTemplate(tu, t, kTemplate, lb::thresholdOf(p));
   }
 };
 } // namespace

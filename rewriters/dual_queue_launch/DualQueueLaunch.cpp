@@ -6,30 +6,18 @@
 // launch is gone: the program builds without -rdc / cudadevrt.
 // Checks and edits: rewriters/lb_common/LaunchTemplates.cpp.
 #include "../lb_common/LaunchTemplates.h"
-#include "../lb_common/LoadBalance.h"
 
 namespace nestor {
 namespace {
-constexpr lb::LaunchTemplate kTemplate = lb::LaunchTemplate::DualQueue;
-
-class DualQueueLaunchImpl final : public Rewrite {
+class DualQueueLaunchImpl final : public lb::LaunchTemplateRewrite {
 public:
+  DualQueueLaunchImpl() : LaunchTemplateRewrite(lb::LaunchTemplate::DualQueue) {}
   const char *id() const override { return "dual-queue-launch"; }
-  RewriteTarget::Kind targetKind() const override { return RewriteTarget::Kind::Launch; }
   const char *summary() const override {
     return "dual-queue on a device launch: small child grids in a thread-mapped pass, large ones in a block-mapped pass after the parent; removes dynamic parallelism (no -rdc)";
   }
-  std::vector<ParamSpec> params() const override { return lb::thresholdParams(); }
-  std::vector<RewriteParams> variants() const override { return lb::thresholdVariants(); }
   std::string title(const RewriteParams &p) const override {
     return "Remove the device launch (no -rdc/cudadevrt needed): dual-queue, lb_threshold " + std::to_string(lb::thresholdOf(p));
-  }
-  Applicability prepare(const AnalyzedTU &tu, const RewriteTarget &t, const RewriteParams &) const override {
-    return lb::prepareLaunchTemplate(tu, t, kTemplate);
-  }
-  llvm::Expected<clang::tooling::Replacements> apply(const AnalyzedTU &tu, const RewriteTarget &t,
-                                                     const RewriteParams &p) const override {
-    return lb::applyLaunchTemplate(tu, t, kTemplate, lb::thresholdOf(p));
   }
 };
 } // namespace

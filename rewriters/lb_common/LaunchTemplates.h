@@ -3,6 +3,7 @@
 // rewriters/{dbuf_global,dual_queue,dbuf_shared,dpar_opt}_launch. Design in
 // LaunchTemplates.cpp; runtime nestor/promote.cuh and nestor/delayed_launches.cuh.
 #pragma once
+#include "LoadBalance.h"
 #include "nestor/Rewrite.h"
 
 namespace nestor::lb {
@@ -22,5 +23,26 @@ Applicability prepareLaunchTemplate(const AnalyzedTU &tu, const RewriteTarget &t
 /// The edits for lb_threshold `threshold`.
 llvm::Expected<clang::tooling::Replacements> applyLaunchTemplate(const AnalyzedTU &tu, const RewriteTarget &t,
                                                                  LaunchTemplate which, long long threshold);
+
+/// The Rewrite side the four launch templates share: a launch target,
+/// lb_threshold, prepare/apply through the functions above. Each template
+/// names itself, its summary and its code action's title.
+class LaunchTemplateRewrite : public Rewrite {
+public:
+  explicit LaunchTemplateRewrite(LaunchTemplate w) : which_(w) {}
+  RewriteTarget::Kind targetKind() const override { return RewriteTarget::Kind::Launch; }
+  std::vector<ParamSpec> params() const override { return thresholdParams(); }
+  std::vector<RewriteParams> variants() const override { return thresholdVariants(); }
+  Applicability prepare(const AnalyzedTU &tu, const RewriteTarget &t, const RewriteParams &) const override {
+    return prepareLaunchTemplate(tu, t, which_);
+  }
+  llvm::Expected<clang::tooling::Replacements> apply(const AnalyzedTU &tu, const RewriteTarget &t,
+                                                     const RewriteParams &p) const override {
+    return applyLaunchTemplate(tu, t, which_, thresholdOf(p));
+  }
+
+private:
+  LaunchTemplate which_;
+};
 
 } // namespace nestor::lb

@@ -16,25 +16,12 @@
 //   --few-pending-launches: dpar-opt's launches mostly fail (room for 32
 //                pending launches), so the blocks run their records.
 #include <nestor/delayed_launches.cuh>
+#include "child_launch.cuh"
 #include "runtime_test_util.cuh"
 
 #include <cstring>
 
 using namespace nestor;
-
-struct child_launch {
-  unsigned *hits;
-  unsigned first, count;
-  dim3 nestor_grid, nestor_block;
-};
-
-// The child's body with its identity as parameters; 2D blocks linearised.
-__device__ void child_thread(unsigned *hits, unsigned first, unsigned count, uint3 threadIdx, uint3 blockIdx, dim3 blockDim,
-                             dim3 gridDim) {
-  const unsigned per_block = blockDim.x * blockDim.y;
-  const unsigned i = (blockIdx.x + gridDim.x * blockIdx.y) * per_block + threadIdx.x + blockDim.x * threadIdx.y;
-  if (i < count) atomicAdd(&hits[first + i], 1u);
-}
 
 struct child_thread_of {
   __device__ void operator()(const child_launch &a, uint3 t, uint3 b, dim3 bd, dim3 gd) const {

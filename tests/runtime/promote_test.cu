@@ -7,23 +7,10 @@
 // run counts say where each launch went, so a pass that drops or repeats
 // work, or a template that delays nothing, fails.
 #include <nestor/promote.cuh>
+#include "child_launch.cuh"
 #include "runtime_test_util.cuh"
 
 using namespace nestor;
-
-struct child_launch {
-  unsigned *hits;
-  unsigned first, count;
-  dim3 nestor_grid, nestor_block;
-};
-
-// The child's body with its identity as parameters; 2D blocks linearised.
-__device__ void child_thread(unsigned *hits, unsigned first, unsigned count, uint3 threadIdx, uint3 blockIdx, dim3 blockDim,
-                             dim3 gridDim) {
-  const unsigned per_block = blockDim.x * blockDim.y;
-  const unsigned i = (blockIdx.x + gridDim.x * blockIdx.y) * per_block + threadIdx.x + blockDim.x * threadIdx.y;
-  if (i < count) atomicAdd(&hits[first + i], 1u);
-}
 
 // where[r]: 1 ran in the parent thread, 2 delayed.
 __global__ void parent(const unsigned *off, unsigned rows, unsigned *hits, int *where, long long thr, bool dual, bool two_d,

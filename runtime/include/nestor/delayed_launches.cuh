@@ -30,6 +30,7 @@
 // early `return` there still reaches them, and it refuses parents with
 // barriers of their own).
 #pragma once
+#include <nestor/ops.cuh>
 #include <nestor/promote.cuh>
 
 #include <new>
@@ -191,17 +192,7 @@ __device__ void dpar_opt_launches(const held_launch<Item> &mine, Thread thread, 
   Item *items = reinterpret_cast<Item *>(reinterpret_cast<unsigned char *>(hdr) + head);
   if (slot != ~0u) new (&items[slot]) Item(mine.item());
   __syncthreads(); // the block's records are written before thread 0 launches
-  if (detail::block_tid() == 0) {
-#if defined(__CUDACC_RDC__)
-    __threadfence();
-    launch(launch_batch<Item>{items, hdr, count});
-    launched = cudaGetLastError() == cudaSuccess;
-#else
-    // Built without -rdc: no device launch is possible (the rewritten launch
-    // is compiled out too); the block runs the records below.
-    (void)launch;
-#endif
-  }
+  if (detail::block_tid() == 0) launched = nestor::detail::try_device_launch(launch, launch_batch<Item>{items, hdr, count});
   __syncthreads();
   if (launched) return;
   // The launch failed (e.g. the pending-launch limit) or there is no -rdc.

@@ -189,6 +189,23 @@ __device__ __forceinline__ unsigned linear_tid() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
 __device__ __forceinline__ unsigned lane_id() { return linear_tid() & 31u; }
+
+// A device launch of one block's work (dpar-opt: `launch(batch)` launches the
+// child grid), made by the calling thread after the batch is written: true
+// when the launch was made. Built without -rdc (no __CUDACC_RDC__) nothing can
+// be launched from the device, and the rewritten launch is compiled out too:
+// false, and the block does the work itself.
+template <class Launch, class Batch> __device__ bool try_device_launch(Launch &launch, const Batch &batch) {
+#if defined(__CUDACC_RDC__)
+  __threadfence(); // the batch is visible to the child grid
+  launch(batch);
+  return cudaGetLastError() == cudaSuccess;
+#else
+  (void)launch;
+  (void)batch;
+  return false;
+#endif
+}
 #endif
 
 } // namespace nestor::detail

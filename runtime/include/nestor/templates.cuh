@@ -280,17 +280,7 @@ __device__ void dpar_opt(long long threshold, F f, Op op, Body body, Launch laun
   }
   if (slot != ~0u) items[slot] = mine;
   __syncthreads();
-  if (tid == 0) {
-#if defined(__CUDACC_RDC__)
-    __threadfence(); // the items are visible to the child grid
-    launch(dpar_batch<I>{items, header, count, blockIdx, blockDim, gridDim});
-    launched = cudaGetLastError() == cudaSuccess;
-#else
-    // Built without -rdc: no device launch is possible (the rewritten launch
-    // is compiled out too); the block processes its rows below.
-    (void)launch;
-#endif
-  }
+  if (tid == 0) launched = nestor::detail::try_device_launch(launch, dpar_batch<I>{items, header, count, blockIdx, blockDim, gridDim});
   __syncthreads();
   if (launched) return;
   // The launch failed (e.g. the pending-launch limit): block-mapped here.

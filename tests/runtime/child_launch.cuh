@@ -1,0 +1,20 @@
+// The child "kernel" of the launch-template runtime tests (promote_test,
+// delayed_launches_test): a parent thread per CSR row launches it over the
+// row's entries; each child thread increments its entry once, so a schedule
+// that drops or repeats a child thread shows in the counts.
+#pragma once
+#include <cuda_runtime.h>
+
+struct child_launch {
+  unsigned *hits;
+  unsigned first, count;
+  dim3 nestor_grid, nestor_block;
+};
+
+// The child's body with its identity as parameters; 2D blocks linearised.
+__device__ inline void child_thread(unsigned *hits, unsigned first, unsigned count, uint3 threadIdx, uint3 blockIdx,
+                                    dim3 blockDim, dim3 gridDim) {
+  const unsigned per_block = blockDim.x * blockDim.y;
+  const unsigned i = (blockIdx.x + gridDim.x * blockIdx.y) * per_block + threadIdx.x + blockDim.x * threadIdx.y;
+  if (i < count) atomicAdd(&hits[first + i], 1u);
+}

@@ -2,10 +2,13 @@
 // row "launches" a child over the row's entries with 1D blocks of 32 and 2D
 // blocks of 8x4 (partial last blocks); launches below the threshold run in
 // the parent thread, the others are delayed (dbuf-global: one block-mapped
-// pass; dual-queue: small thread-mapped, large block-mapped). Every child
-// thread must run exactly once (each entry is incremented once), and the
-// run counts say where each launch went, so a pass that drops or repeats
-// work, or a template that delays nothing, fails.
+// pass, whose blocks take tasks of kDrainChunk child threads, so launches of
+// up to 3,500 threads span several tasks; dual-queue: small thread-mapped,
+// large block-mapped). Every child thread must run exactly once (each entry
+// is incremented once), and the run counts say where each launch went, so a
+// pass that drops or repeats work, or a template that delays nothing, fails.
+// Mode 3 leaves room for 5 extra tasks only: the launches of several chunks
+// whose chunks do not fit are each run as one task of all their threads.
 #include <nestor/promote.cuh>
 #include "child_launch.cuh"
 #include "runtime_test_util.cuh"
@@ -51,7 +54,7 @@ int main() {
     unsigned *d_off = test::to_device(off), *hits = test::device_zeros<unsigned>(entries);
     int *where = test::device_zeros<int>(rows);
     for (long long thr : {1ll, 64ll, 1ll << 40})
-      for (int mode = 0; mode < 3; ++mode) // 0 no queues, 1 dbuf-global, 2 dual-queue
+      for (int mode = 0; mode < 4; ++mode) // 0 no queues, 1 dbuf-global, 2 dual-queue, 3 dbuf-global with 5 extra tasks
         for (bool two_d : {false, true}) {
           const bool dual = mode == 2;
           const dim3 g((rows + 127) / 128), b(128);
@@ -60,7 +63,7 @@ int main() {
           } else {
             tmpl::launch_promoted<child_launch>(
                 g, b, dual, [&](dim3 pg, dim3 pb, tmpl::launch_queues<child_launch> q) { parent<<<pg, pb>>>(d_off, rows, hits, where, thr, dual, two_d, q); },
-                [&](dim3 dg, dim3 db, tmpl::launch_queue<child_launch> q, bool bm) { drain<<<dg, db>>>(q, bm); });
+                [&](dim3 dg, dim3 db, tmpl::launch_queue<child_launch> q, bool bm) { drain<<<dg, db>>>(q, bm); }, mode == 3 ? 5 : 0);
           }
           NESTOR_CUDA_CHECK(cudaGetLastError());
           NESTOR_CUDA_CHECK(cudaDeviceSynchronize());
@@ -82,6 +85,7 @@ int main() {
           if (mode == 0 || (mode == 1 && thr > (1ll << 30))) NESTOR_EXPECT(ck, delayed, 0ll, tag + " delayed launches");
           if ((mode == 1 && thr == 1) || mode == 2) NESTOR_EXPECT(ck, delayed, nonempty, tag + " delayed launches");
           if (mode == 1) NESTOR_EXPECT(ck, delayed, large, tag + " delayed launches = large launches");
+          if (mode == 3) NESTOR_EXPECT(ck, delayed, large, tag + " delayed launches = large launches (5 extra tasks)");
           if (mode == 1 && thr == 64 && rows >= 100 && !two_d)
             NESTOR_EXPECT_TRUE(ck, delayed > 0 && delayed < nonempty, tag + ": some, not all, launches delayed");
           NESTOR_CUDA_CHECK(cudaMemset(hits, 0, sizeof(unsigned) * std::max(1u, entries)));

@@ -45,11 +45,7 @@ int main() {
   test::checker ck;
   std::mt19937_64 rng(21);
   for (unsigned rows : {1u, 77u, 4999u, 30011u}) {
-    std::vector<unsigned> off{0};
-    for (unsigned r = 0; r < rows; ++r) {
-      const unsigned k = unsigned(rng() % 100);
-      off.push_back(off.back() + (k < 15 ? 0u : k < 70 ? 1u + unsigned(rng() % 40) : k < 95 ? 40u + unsigned(rng() % 200) : 500u + unsigned(rng() % 3000)));
-    }
+    const std::vector<unsigned> off = random_launch_offsets(rows, rng);
     const unsigned entries = off.back();
     unsigned *d_off = test::to_device(off), *hits = test::device_zeros<unsigned>(entries);
     int *where = test::device_zeros<int>(rows);

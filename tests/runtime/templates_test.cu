@@ -179,7 +179,7 @@ static split_seen read_split(const tmpl::launch_state &st) {
   m.queued = n;
   for (unsigned k = 0; k < n; ++k) {
     const long long len = e[k] - b[k];
-    const unsigned long long count = len <= 0 ? 1 : ((unsigned long long)(len - 1) >> st.split.chunk_shift) + 1;
+    const unsigned long long count = tmpl::detail::chunks_of(len, st.split.chunk_shift);
     m.should += count > 1;
     if (base[k] != tmpl::kNotSplit) {
       ++m.split;

@@ -77,25 +77,11 @@ constexpr unsigned kBatchThreads = kDrainThreads;
 
 #if defined(__CUDACC__)
 namespace detail {
-__device__ __forceinline__ unsigned block_tid() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
-__device__ __forceinline__ unsigned block_size() { return blockDim.x * blockDim.y * blockDim.z; }
-
-/// Every child thread of one delayed launch, spread over the calling block's
-/// threads (block-mapped); all of them call it.
-template <class Item, class Thread> __device__ void run_launch_in_block(const Item &item, Thread &thread) {
-  const unsigned long long total = volume(item.nestor_grid) * volume(item.nestor_block);
-  for (unsigned long long j = block_tid(); j < total; j += block_size()) {
-    uint3 t, b;
-    child_identity(j, item.nestor_grid, item.nestor_block, t, b);
-    thread(item, t, b, item.nestor_block, item.nestor_grid);
-  }
-}
-
 /// All threads: the slot of this thread's held launch among the block's
 /// (~0u when it holds none) and the block's count.
 template <class Item> __device__ unsigned count_held(const held_launch<Item> &mine, unsigned &count) {
   __shared__ unsigned n;
-  if (block_tid() == 0) n = 0;
+  if (nestor::detail::linear_tid() == 0) n = 0;
   __syncthreads();
   const unsigned slot = mine.held ? atomicAdd(&n, 1u) : ~0u;
   __syncthreads();
@@ -120,7 +106,7 @@ template <class Item, class Thread> __device__ void dbuf_shared_launches(const h
   __shared__ alignas(Item) unsigned char slots_raw[cap * sizeof(Item)];
   __shared__ unsigned long long start[cap + 1]; // first child thread of each record, in the round's order
   Item *slots = reinterpret_cast<Item *>(slots_raw);
-  const unsigned tid = detail::block_tid(), threads = detail::block_size();
+  const unsigned tid = nestor::detail::linear_tid(), threads = nestor::detail::block_threads();
   unsigned count = 0;
   const unsigned slot = detail::count_held(mine, count);
   for (unsigned first = 0; first < count; first += cap) { // no round when no thread holds a launch
@@ -131,7 +117,7 @@ template <class Item, class Thread> __device__ void dbuf_shared_launches(const h
       unsigned long long at = 0;
       for (unsigned k = 0; k < n; ++k) {
         start[k] = at;
-        at += detail::volume(slots[k].nestor_grid) * detail::volume(slots[k].nestor_block);
+        at += detail::launch_threads(slots[k]);
       }
       start[n] = at;
     }
@@ -154,9 +140,9 @@ template <class Item, class Thread> __device__ void dbuf_shared_launches(const h
 /// The child grid of dpar-opt: block k runs record k block-mapped (grid
 /// stride when the grid is smaller); the last block to finish frees the batch.
 template <class Item, class Thread> __device__ void run_launch_batch(const launch_batch<Item> &b, Thread thread) {
-  for (unsigned k = blockIdx.x; k < b.count; k += gridDim.x) detail::run_launch_in_block(b.items[k], thread);
+  for (unsigned k = blockIdx.x; k < b.count; k += gridDim.x) detail::run_launch_range_in_block(b.items[k], 0, detail::launch_threads(b.items[k]), thread);
   __syncthreads();
-  if (detail::block_tid() == 0) {
+  if (nestor::detail::linear_tid() == 0) {
     __threadfence();
     if (atomicAdd(b.done, 1u) == gridDim.x * gridDim.y * gridDim.z - 1) free(b.done);
   }
@@ -175,7 +161,7 @@ __device__ void dpar_opt_launches(const held_launch<Item> &mine, Thread thread, 
   if (count == 0) return; // no large launch in this block: no heap, no launch
   // The done counter, then the records (aligned for Item).
   constexpr size_t head = (sizeof(unsigned) + alignof(Item) - 1) / alignof(Item) * alignof(Item);
-  if (detail::block_tid() == 0) {
+  if (nestor::detail::linear_tid() == 0) {
     header = static_cast<unsigned *>(malloc(head + size_t(count) * sizeof(Item)));
     if (header) *header = 0;
     launched = 0;
@@ -192,13 +178,13 @@ __device__ void dpar_opt_launches(const held_launch<Item> &mine, Thread thread, 
   Item *items = reinterpret_cast<Item *>(reinterpret_cast<unsigned char *>(hdr) + head);
   if (slot != ~0u) new (&items[slot]) Item(mine.item());
   __syncthreads(); // the block's records are written before thread 0 launches
-  if (detail::block_tid() == 0) launched = nestor::detail::try_device_launch(launch, launch_batch<Item>{items, hdr, count});
+  if (nestor::detail::linear_tid() == 0) launched = nestor::detail::try_device_launch(launch, launch_batch<Item>{items, hdr, count});
   __syncthreads();
   if (launched) return;
   // The launch failed (e.g. the pending-launch limit) or there is no -rdc.
-  for (unsigned k = 0; k < count; ++k) detail::run_launch_in_block(items[k], thread);
+  for (unsigned k = 0; k < count; ++k) detail::run_launch_range_in_block(items[k], 0, detail::launch_threads(items[k]), thread);
   __syncthreads();
-  if (detail::block_tid() == 0) free(hdr);
+  if (nestor::detail::linear_tid() == 0) free(hdr);
 }
 #endif // __CUDACC__
 

@@ -189,6 +189,8 @@ __device__ __forceinline__ unsigned linear_tid() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
 __device__ __forceinline__ unsigned lane_id() { return linear_tid() & 31u; }
+// Threads of the calling block.
+__device__ __forceinline__ unsigned block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
 
 // A device launch of one block's work (dpar-opt: `launch(batch)` launches the
 // child grid), made by the calling thread after the batch is written: true

@@ -21,6 +21,8 @@
 // rewrite checks this). The child's body takes its thread identity as
 // parameters (threadIdx, blockIdx, blockDim, gridDim).
 #pragma once
+#include <nestor/ops.cuh>
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -66,6 +68,20 @@ __device__ inline void child_identity(unsigned long long j, dim3 grid, dim3 bloc
   t = make_uint3(unsigned(in % block.x), unsigned(in / block.x % block.y), unsigned(in / ((unsigned long long)block.x * block.y)));
   b = make_uint3(unsigned(blk % grid.x), unsigned(blk / grid.x % grid.y), unsigned(blk / ((unsigned long long)grid.x * grid.y)));
 }
+/// Threads of a delayed launch.
+template <class Item> __device__ unsigned long long launch_threads(const Item &item) {
+  return volume(item.nestor_grid) * volume(item.nestor_block);
+}
+/// Child threads [first, last) of a delayed launch, spread over the calling
+/// block's threads (block-mapped); all of them call it.
+template <class Item, class Thread>
+__device__ void run_launch_range_in_block(const Item &item, unsigned long long first, unsigned long long last, Thread &thread) {
+  for (unsigned long long j = first + nestor::detail::linear_tid(); j < last; j += nestor::detail::block_threads()) {
+    uint3 t, b;
+    child_identity(j, item.nestor_grid, item.nestor_block, t, b);
+    thread(item, t, b, item.nestor_block, item.nestor_grid);
+  }
+}
 } // namespace detail
 
 /// Every thread of a <<<grid, block>>> launch, run in the calling thread in
@@ -87,7 +103,7 @@ template <class Item> __device__ bool push_launch(const launch_queue<Item> &q, c
   if (s >= q.capacity) return false;
   q.items[s] = item;
   if (!q.extra) return true;
-  const unsigned long long v = detail::volume(item.nestor_grid) * detail::volume(item.nestor_block);
+  const unsigned long long v = detail::launch_threads(item);
   const unsigned long long chunks = v <= kDrainChunk ? 1ull : (v - 1) / kDrainChunk + 1;
   if (chunks == 1) return true; // its one task is task s: no reservation, no atomic
   const unsigned long long base = atomicAdd(q.extra, chunks - 1);
@@ -112,8 +128,7 @@ __device__ void drain_launches(const launch_queue<Item> &q, bool block_mapped, T
   const unsigned n = *q.count < q.capacity ? *q.count : q.capacity;
   const unsigned blocks = gridDim.x * gridDim.y * gridDim.z;
   const unsigned me = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
-  const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-  const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  const unsigned tid = nestor::detail::linear_tid(), threads = nestor::detail::block_threads();
   if (!block_mapped) {
     for (unsigned long long k = (unsigned long long)me * threads + tid; k < n; k += (unsigned long long)blocks * threads) {
       const Item item = q.items[k];
@@ -122,16 +137,8 @@ __device__ void drain_launches(const launch_queue<Item> &q, bool block_mapped, T
     }
     return;
   }
-  auto run = [&](const Item &item, unsigned long long first, unsigned long long last) {
-    for (unsigned long long j = first + tid; j < last; j += threads) {
-      uint3 t, b;
-      detail::child_identity(j, item.nestor_grid, item.nestor_block, t, b);
-      thread(item, t, b, item.nestor_block, item.nestor_grid);
-    }
-  };
   if (!q.extra) {
-    for (unsigned k = me; k < n; k += blocks)
-      run(q.items[k], 0, detail::volume(q.items[k].nestor_grid) * detail::volume(q.items[k].nestor_block));
+    for (unsigned k = me; k < n; k += blocks) detail::run_launch_range_in_block(q.items[k], 0, detail::launch_threads(q.items[k]), thread);
     return;
   }
   // Tasks are at most kDrainChunk child threads each (or a whole launch whose
@@ -149,14 +156,14 @@ __device__ void drain_launches(const launch_queue<Item> &q, bool block_mapped, T
       if (s == kWhole) continue; // a reservation that did not fit
     }
     const Item item = q.items[s];
-    const unsigned long long v = detail::volume(item.nestor_grid) * detail::volume(item.nestor_block);
+    const unsigned long long v = detail::launch_threads(item);
     if (v > kDrainChunk && q.base[s] == kWhole) { // its reservation did not fit: all of it
-      if (t < n) run(item, 0, v);
+      if (t < n) detail::run_launch_range_in_block(item, 0, v, thread);
       continue;
     }
     if (t >= n) chunk = t - n - q.base[s] + 1;
     const unsigned long long first = chunk * kDrainChunk;
-    run(item, first, v < first + kDrainChunk ? v : first + kDrainChunk);
+    detail::run_launch_range_in_block(item, first, v < first + kDrainChunk ? v : first + kDrainChunk, thread);
   }
 }
 #endif // __CUDACC__

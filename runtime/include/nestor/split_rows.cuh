@@ -67,7 +67,7 @@ struct split_view {
   unsigned *arrivals = nullptr; ///< per queued row: chunks done (zeroed when the row is queued)
   unsigned long long *reserved = nullptr; ///< slots reserved (may run past the budget; 64 bits, so it cannot wrap)
   unsigned long long *tickets = nullptr;  ///< the block-mapped pass's next task
-  int chunk_shift = 0;          ///< log2 of the chunk size; -1: nothing is split
+  int chunk_shift = 0;          ///< log2 of the chunk size
   unsigned budget = 0;          ///< slots (at most the pool's capacity)
 };
 constexpr unsigned kNotSplit = ~0u;
@@ -95,18 +95,19 @@ inline void carve_split(split_view &sp, void *slots, void *index, unsigned long 
   sp.arrivals = sp.extra_item + cap;
 }
 
-#if defined(__CUDACC__)
 /// Chunks of a row of `len` iterations at 2^shift each; an empty row still
-/// has one (its owner is replayed).
-__device__ __forceinline__ unsigned long long chunks_of(long long len, int shift) {
+/// has one (its owner is replayed). Host too: the tests check the plan with it.
+__host__ __device__ inline unsigned long long chunks_of(long long len, int shift) {
   return len <= 0 ? 1ull : ((unsigned long long)(len - 1) >> shift) + 1ull;
 }
+
+#if defined(__CUDACC__)
 
 /// The thread that queued row `k` of `len` iterations: reserves its chunks'
 /// slots, or marks it as not split (also when the kernel's accumulator does
 /// not fit a slot).
 __device__ __forceinline__ void plan_row(const split_view &sp, unsigned k, long long len, bool splittable) {
-  const unsigned long long count = sp.chunk_shift < 0 || !splittable ? 1ull : chunks_of(len, sp.chunk_shift);
+  const unsigned long long count = splittable ? chunks_of(len, sp.chunk_shift) : 1ull;
   if (count <= 1 || count > sp.budget) {
     sp.base[k] = kNotSplit;
     return;

@@ -59,17 +59,13 @@ template <class R> struct with_result {
 };
 
 #if defined(__CUDACC__)
-namespace detail {
-__device__ __forceinline__ unsigned block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
-} // namespace detail
-
 /// Block-mapped processing of one iteration: the reduction with `op` of f(i)
 /// for i in [begin, end), computed by every thread of the block (all of them
 /// must call it) and returned to all of them.
 template <class T, class I, class F, class Op> __device__ T block_reduce_range(I begin, I end, F f, Op op) {
   __shared__ T warp_partials[32];
   __shared__ T total;
-  const unsigned tid = nestor::detail::linear_tid(), n = detail::block_threads();
+  const unsigned tid = nestor::detail::linear_tid(), n = nestor::detail::block_threads();
   T acc = Op::template identity<T>();
   // Unrolled so that four iterations' loads are in flight at once: the
   // block-mapped phase is bound by their latency (gathers such as x[col[i]]).
@@ -116,7 +112,7 @@ template <class I, class R, int CAP> struct shared_dbuf {
       overflow_cap = 0;
       ov_begin = ov_end = nullptr;
       ov_result = nullptr;
-      const unsigned n = detail::block_threads();
+      const unsigned n = nestor::detail::block_threads();
       if (n > unsigned(CAP)) {
         const unsigned extra = n - unsigned(CAP);
         void *p = malloc(size_t(extra) * (2 * sizeof(I) + sizeof(R)) + alignof(R));

@@ -23,11 +23,10 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lspclient import LspClient, LspError, apply_edits, file_uri  # noqa: E402
+from lspclient import FAILED, LspClient, LspError, apply_edits, check, expect_error, file_uri  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 NESTOR = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(REPO, "build", "cli", "nestor")
-FAILED = []
 TMV = open(os.path.join(REPO, "tests", "e2e", "workspace", "tmv.cu")).read()
 
 INIT = {
@@ -48,26 +47,8 @@ KERNEL = """__global__ void k{i}(const float *a, const float *b, float *c, int w
 """
 
 
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
-    if not cond:
-        FAILED.append(what)
-
-
 def figure(text):
     print("     " + text, flush=True)
-
-
-def expect_error(code, fn, what):
-    try:
-        fn()
-    except LspError as e:
-        check(e.code == code, f"{what}: error {e.code} ({e.message})")
-        return e
-    except TimeoutError as e:
-        check(False, f"{what}: {e}")
-        return None
-    check(False, f"{what}: expected error {code}, got a result")
 
 
 def start(cwd, init=INIT, **kw):

@@ -1,5 +1,7 @@
 """A small LSP client over a subprocess's stdio, for the protocol tests
-(tests/lsp/lsp_protocol_test.py) and the latency benchmark (bench/lsp/).
+(tests/lsp/lsp_protocol_test.py, lsp_worst_cases_test.py,
+tests/planner/test_profile_lsp.py) and the latency benchmark (bench/lsp/),
+with the tests' check helpers.
 Messages are framed with Content-Length as LSP specifies; a reader thread
 collects everything the server sends so tests can wait for notifications."""
 import json
@@ -15,6 +17,32 @@ class LspError(Exception):
         super().__init__(f"{error.get('code')}: {error.get('message')}")
         self.code = error.get("code")
         self.message = error.get("message")
+
+
+# Every failed check of the running test, in order (the test's exit status).
+FAILED = []
+
+
+def check(cond, what):
+    """Prints one check; a failed one is remembered in FAILED."""
+    print(("ok   " if cond else "FAIL ") + what, flush=True)
+    if not cond:
+        FAILED.append(what)
+
+
+def expect_error(code, fn, what):
+    """Runs a request that must fail with LSP error `code`; returns the error
+    (None when the server did not answer in time)."""
+    try:
+        fn()
+    except LspError as e:
+        check(e.code == code, f"{what}: error {e.code} ({e.message})")
+        return e
+    except TimeoutError as e:
+        check(False, f"{what}: {e}")
+        return None
+    check(False, f"{what}: expected error {code}, got a result")
+    return None
 
 
 class LspClient:

@@ -22,17 +22,10 @@ NESTOR, SOURCE = os.path.abspath(sys.argv[1]), sys.argv[2]
 NESTOR_CMD = os.environ.get("PLANNER_TEST_WRAPPER", NESTOR)
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(SOURCE, "tests", "lsp"))
-from lspclient import LspClient, LspError  # noqa: E402
+from lspclient import FAILED, LspClient, LspError, check  # noqa: E402
 
 FAKE = os.path.join(HERE, "fake_nvcc.py")
 TMV = os.path.join(SOURCE, "examples/profile/tmv/tmv.cu")
-FAILED = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        FAILED.append(what)
 
 
 def workspace(root, name, reference, slow):

@@ -137,7 +137,46 @@ bool isGroupCollective(llvm::StringRef n) {
 bool isGroupBarrier(llvm::StringRef n) {
   return n == "sync" || n == "barrier_wait" || n == "wait" || n == "wait_prior";
 }
+// Members and free functions of cooperative groups that only ask about the
+// calling thread or the group's shape: every other call into cooperative
+// groups is made by the whole group together.
+bool isGroupQuery(llvm::StringRef n) {
+  static const llvm::StringSet<> queries = {
+      "thread_rank", "size", "num_threads", "meta_group_rank", "meta_group_size", "group_index", "thread_index",
+      "group_dim", "dim_threads", "dim_blocks", "block_index", "block_rank", "num_blocks", "block_dim", "grid_dim",
+      "is_valid", "this_thread_block", "this_grid", "this_thread", "this_cluster", "cluster_dim", "dim_clusters"};
+  return queries.contains(n);
+}
+
+bool inNamespace(const Decl *d, llvm::StringRef name) {
+  for (const DeclContext *dc = d ? d->getDeclContext() : nullptr; dc; dc = dc->getParent())
+    if (auto *ns = dyn_cast<NamespaceDecl>(dc))
+      if (ns->getName() == name) return true;
+  return false;
+}
 } // namespace
+
+bool isPipelineName(llvm::StringRef n) {
+  return n.starts_with("__pipeline_") || n == "memcpy_async" || n.starts_with("cp_async") ||
+         n == "pipeline_consumer_wait_prior" || n == "pipeline_producer_commit";
+}
+
+bool isCollectiveCall(const CallExpr *call) {
+  const FunctionDecl *fd = call->getDirectCallee();
+  std::string name = calleeName(call);
+  // nvcuda::wmma: fragments are spread over the lanes of a warp.
+  if (fd && inNamespace(fd, "wmma")) return true;
+  if (isPipelineName(name)) return true;
+  // cuda::pipeline, cuda::barrier and their friends: per-stage state of a
+  // group of threads or of the thread's own copy sequence.
+  if (auto *mc = dyn_cast<CXXMemberCallExpr>(call))
+    if (const CXXRecordDecl *rd = mc->getRecordDecl())
+      if (inNamespace(rd, "cuda") || inNamespace(rd, "wmma"))
+        if (rd->getName() == "pipeline" || rd->getName() == "barrier" || rd->getName().starts_with("fragment") ||
+            inNamespace(rd, "wmma"))
+          return true;
+  return false;
+}
 
 CallMeaning classifyCall(const CallExpr *call) {
   CallMeaning m;
@@ -147,12 +186,13 @@ CallMeaning classifyCall(const CallExpr *call) {
   m.cooperativeGroups = (fd && inCooperativeGroups(fd)) || (cls && inCooperativeGroups(cls));
   if (m.cooperativeGroups) {
     m.barrier = isGroupBarrier(m.name);
-    m.warp = (cls && isTileCollective(m.name)) || isGroupCollective(m.name);
+    m.warp = (cls && isTileCollective(m.name)) || isGroupCollective(m.name) ||
+             (!m.barrier && !isGroupQuery(m.name));
     m.threadVarying = m.warp || m.name == "thread_rank" || m.name == "thread_index" || m.name == "meta_group_rank";
     return m;
   }
   m.barrier = isBarrierName(m.name);
-  m.warp = isWarpIntrinsicName(m.name);
+  m.warp = isWarpIntrinsicName(m.name) || isCollectiveCall(call);
   m.atomic = isAtomicName(m.name);
   m.pure = fd && isPureMathName(m.name);
   m.deviceRuntime = isDeviceRuntimeName(m.name);

@@ -39,6 +39,16 @@ bool isBarrierName(llvm::StringRef name);
 /// result depends on which threads share a warp.
 bool isWarpIntrinsicName(llvm::StringRef name);
 
+/// Asynchronous-copy pipelines: `__pipeline_memcpy_async`, `__pipeline_commit`,
+/// `__pipeline_wait_prior`, `memcpy_async` (cuda:: and cooperative_groups::).
+bool isPipelineName(llvm::StringRef name);
+
+/// A call whose meaning depends on which threads make it together, beyond
+/// the warp intrinsics: `nvcuda::wmma` (fragments live across a warp's
+/// lanes), pipelines and `memcpy_async`, `cuda::pipeline` / `cuda::barrier`
+/// members. classifyCall reports these as `warp`.
+bool isCollectiveCall(const clang::CallExpr *call);
+
 /// `atomicAdd`, `atomicCAS_block`, `__atomic_fetch_add`, ...
 bool isAtomicName(llvm::StringRef name);
 
@@ -90,7 +100,7 @@ std::optional<BuiltinComponent> builtinComponent(const clang::Expr *e);
 struct CallMeaning {
   std::string name;             ///< callee name ("" when unknown: a call through a pointer)
   bool barrier = false;         ///< waits for other threads (block, warp, tile or grid)
-  bool warp = false;            ///< a warp-level intrinsic or a tile's collective
+  bool warp = false;            ///< a collective: warp intrinsic, tile or group collective, wmma, pipeline (isCollectiveCall)
   bool atomic = false;
   bool pure = false;            ///< pure math: result depends only on the arguments
   bool cooperativeGroups = false;

@@ -115,6 +115,9 @@ void FunctionScanner::visit(const Stmt *s, Context ctx) {
     for (const Stmt *c : s->children()) visit(c, inner);
     return;
   }
+  if (auto *as = dyn_cast<AttributedStmt>(s))
+    for (const Attr *a : as->getAttrs())
+      if (isa<LoopHintAttr>(a)) unrollHinted_.insert(as->getSubStmt());
   if (isa<ForStmt, WhileStmt, DoStmt>(s) && deviceCode()) {
     int id = analyzeLoop(s, ctx);
     Context inner = ctx;

@@ -60,6 +60,7 @@ private:
   const clang::FunctionDecl *fd_;
   VarianceAnalysis variance_;
   std::set<const clang::VarDecl *> threadLinear_;
+  std::set<const clang::Stmt *> unrollHinted_; ///< loops under `#pragma unroll`
   int &nextLoopId_;
   int &nextLaunchId_;
 };

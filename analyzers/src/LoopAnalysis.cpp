@@ -6,6 +6,7 @@
 #include "AstText.h"
 #include "ExprPatterns.h"
 #include "nestor/StatementEffects.h"
+#include "LoopDependence.h"
 
 #include "clang/AST/Attr.h"
 
@@ -48,6 +49,7 @@ int FunctionScanner::analyzeLoop(const Stmt *s, const Context &ctx) {
     loop.headerSpan = spanOf(SourceRange(ds->getDoLoc(), ds->getDoLoc()), ctx_);
   }
   loop.bodySpan = spanOf(body, ctx_);
+  loop.unrollHint = unrollHinted_.count(s) != 0;
   summarizeBody(s, body, iv, loop);
   tu_.loopNodes[loop.id] = s;
   tu_.model().loops.push_back(std::move(loop));
@@ -139,6 +141,19 @@ const VarDecl *FunctionScanner::canonicalFor(const ForStmt *fs, LoopSite &loop) 
     loop.gridStride = true;
     loop.tripCount = TripCountClass::Uniform; // differs by at most one between threads
   }
+  // The block-level form `for (b = blockIdx.x; b < n; b += gridDim.x)`: the
+  // block's share of a flat loop, spread over blocks already.
+  auto mentionsBuiltin = [](const Stmt *e, llvm::StringRef name) {
+    bool found = false;
+    forEachNode(e, [&](const Stmt *n) {
+      if (auto *x = dyn_cast<Expr>(n))
+        if (auto b = cuda::builtinComponent(x); b && b->builtin == name) found = true;
+    });
+    return found;
+  };
+  if (stepExpr && mentionsBuiltin(lower, "blockIdx") && mentionsBuiltin(stepExpr, "gridDim") &&
+      !mentionsBuiltin(upper, "blockIdx"))
+    loop.gridStride = true;
   return iv;
 }
 
@@ -189,6 +204,52 @@ void FunctionScanner::summarizeBody(const Stmt *loopStmt, const Stmt *body, cons
     return u;
   };
 
+  // Expressions whose value nothing uses (statements of a block, branch and
+  // loop bodies, a for's increment): only there is `acc += x` or `n++` a
+  // reduction update; `*o++` or `y = (acc += x)` also read the variable.
+  std::set<const Stmt *> discarded;
+  forEachNode(body, [&](const Stmt *n) {
+    if (auto *cs = dyn_cast<CompoundStmt>(n))
+      for (const Stmt *c : cs->body()) discarded.insert(c);
+    if (auto *is = dyn_cast<IfStmt>(n)) { discarded.insert(is->getThen()); discarded.insert(is->getElse()); }
+    if (auto *fs = dyn_cast<ForStmt>(n)) { discarded.insert(fs->getBody()); discarded.insert(fs->getInc()); }
+    if (auto *ws = dyn_cast<WhileStmt>(n)) discarded.insert(ws->getBody());
+    if (auto *ds = dyn_cast<DoStmt>(n)) discarded.insert(ds->getBody());
+    if (auto *bo = dyn_cast<BinaryOperator>(n); bo && bo->getOpcode() == BO_Comma) discarded.insert(bo->getLHS());
+  });
+  discarded.insert(body);
+  auto isDiscarded = [&](const Stmt *n) {
+    if (discarded.count(n)) return true;
+    if (auto *e = dyn_cast<Expr>(n))
+      for (const Stmt *d : discarded)
+        if (auto *de = dyn_cast_or_null<Expr>(d); de && de->IgnoreParenImpCasts() == e->IgnoreParenImpCasts()) return true;
+    return false;
+  };
+  // Built-in arithmetic only: a class with its own `+=` is no known reduction.
+  auto reducible = [&](const VarDecl *vd) { return vd->getType()->isArithmeticType(); };
+  // The outer variable an lvalue changes: itself or an object whose member
+  // (`acc.x`, `p.v.y`) it is.
+  auto outerObject = [&](const Expr *e) -> const VarDecl * {
+    if (!e) return nullptr;
+    e = e->IgnoreParenImpCasts();
+    while (auto *me = dyn_cast<MemberExpr>(e)) {
+      if (me->isArrow()) return nullptr;
+      e = me->getBase()->IgnoreParenImpCasts();
+    }
+    const VarDecl *vd = referencedVar(e);
+    return outerScalar(vd) ? vd : nullptr;
+  };
+  // A change that also reads the old value, by something other than a
+  // recognised reduction: carried unless a plain write came first.
+  auto readModifyWrite = [&](const VarDecl *vd, const Stmt *at) {
+    VarUse &u = noteUse(vd);
+    u.read = true;
+    u.readOutsideUpdate = true;
+    u.written = true;
+    u.onlyReductionUpdates = false;
+    if (!u.firstSpan.valid()) u.firstSpan = spanOf(at, ctx_);
+  };
+
   const VarDecl *updatingVar = nullptr; // the reduction variable whose update is being walked
   std::function<void(const Stmt *, int, bool)> walk;
   // nestedLoops: loops inside this one (a write there is not the iteration's first)
@@ -197,7 +258,7 @@ void FunctionScanner::summarizeBody(const Stmt *loopStmt, const Stmt *body, cons
     if (!s) return;
     if (auto red = reductionUpdate(s)) {
       const VarDecl *vd = red->var;
-      if (outerScalar(vd)) {
+      if (outerScalar(vd) && reducible(vd) && isDiscarded(s)) {
         VarUse &u = noteUse(vd);
         u.written = true;
         if (u.op && *u.op != red->op) u.opConsistent = false;
@@ -219,13 +280,21 @@ void FunctionScanner::summarizeBody(const Stmt *loopStmt, const Stmt *body, cons
     if (auto *bo = dyn_cast<BinaryOperator>(s)) {
       if (bo->isAssignmentOp()) {
         const Expr *lhs = bo->getLHS()->IgnoreParenImpCasts();
+        if (isa<MemberExpr>(lhs))
+          if (const VarDecl *vd = outerObject(lhs)) {
+            // `acc.x += v`: a part of an outer object changes.
+            walk(bo->getRHS(), nestedLoops, conditional);
+            readModifyWrite(vd, s);
+            return;
+          }
         if (auto *vd = referencedVar(lhs); outerScalar(vd)) {
           // Evaluate the RHS first: `x = x + 1` reads before it writes.
           walk(bo->getRHS(), nestedLoops, conditional);
           VarUse &u = noteUse(vd);
           if (!u.read && !u.written && bo->getOpcode() == BO_Assign && !conditional && nestedLoops == 0)
             u.firstIsPlainWrite = true;
-          if (bo->isCompoundAssignmentOp()) u.read = true;
+          if (bo->isCompoundAssignmentOp() || !isDiscarded(s)) u.read = true;
+          if (!isDiscarded(s)) u.readOutsideUpdate = true;
           u.written = true;
           u.onlyReductionUpdates = false;
           if (!u.firstSpan.valid()) u.firstSpan = spanOf(s, ctx_);
@@ -245,6 +314,13 @@ void FunctionScanner::summarizeBody(const Stmt *loopStmt, const Stmt *body, cons
     }
     if (auto *uo = dyn_cast<UnaryOperator>(s)) {
       if (uo->isIncrementDecrementOp()) {
+        if (const VarDecl *vd = outerObject(uo->getSubExpr());
+            vd && (!reducible(vd) || !isDiscarded(s) || referencedVar(uo->getSubExpr()) != vd)) {
+          // `*o++`, `y = n++`, `it.pos++`: the old value is used.
+          walk(uo->getSubExpr(), nestedLoops, conditional);
+          readModifyWrite(vd, s);
+          return;
+        }
         if (auto *vd = referencedVar(uo->getSubExpr()); outerScalar(vd)) {
           VarUse &u = noteUse(vd);
           // `count++` is a + reduction when nothing else reads count.
@@ -268,6 +344,60 @@ void FunctionScanner::summarizeBody(const Stmt *loopStmt, const Stmt *body, cons
       walkIndices(as, nestedLoops, conditional, walk);
       return;
     }
+    if (auto *uo = dyn_cast<UnaryOperator>(s); uo && uo->getOpcode() == UO_AddrOf)
+      if (const VarDecl *vd = outerObject(uo->getSubExpr())) {
+        // `&acc`: whoever gets the address may change it.
+        readModifyWrite(vd, s);
+        walk(uo->getSubExpr(), nestedLoops, conditional);
+        return;
+      }
+    if (auto *oc = dyn_cast<CXXOperatorCallExpr>(s); oc && oc->getNumArgs() > 0) {
+      const FunctionDecl *fd = oc->getDirectCallee();
+      bool writesFirst = !fd;
+      if (auto *md = dyn_cast_or_null<CXXMethodDecl>(fd)) writesFirst = !md->isConst();
+      else if (fd && fd->getNumParams() > 0)
+        writesFirst = fd->getParamDecl(0)->getType()->isReferenceType() &&
+                      !fd->getParamDecl(0)->getType().getNonReferenceType().isConstQualified();
+      if (const VarDecl *vd = writesFirst ? outerObject(oc->getArg(0)) : nullptr) {
+        for (unsigned i = 1; i < oc->getNumArgs(); ++i) walk(oc->getArg(i), nestedLoops, conditional);
+        bool plainAssign = oc->getOperator() == OO_Equal && referencedVar(oc->getArg(0)) == vd &&
+                           !mentionsVar(oc->getArg(1), vd) && isDiscarded(s);
+        VarUse &u = noteUse(vd);
+        if (plainAssign) {
+          // `obj = T(...)`: a class object's plain write (privatises it).
+          if (!u.read && !u.written && !conditional && nestedLoops == 0) u.firstIsPlainWrite = true;
+          u.written = true;
+          u.onlyReductionUpdates = false;
+          if (!u.firstSpan.valid()) u.firstSpan = spanOf(s, ctx_);
+        } else {
+          // `acc += v` through a user operator: no known reduction.
+          readModifyWrite(vd, s);
+        }
+        return;
+      }
+    }
+    if (auto *mc = dyn_cast<CXXMemberCallExpr>(s))
+      if (auto *md = mc->getMethodDecl(); md && !md->isConst())
+        if (const VarDecl *vd = outerObject(mc->getImplicitObjectArgument())) {
+          for (const Expr *a : mc->arguments()) walk(a, nestedLoops, conditional);
+          readModifyWrite(vd, s);
+          return;
+        }
+    if (auto *ce = dyn_cast<CallExpr>(s); ce && !isa<CXXOperatorCallExpr>(ce)) {
+      // An outer variable bound to a non-const reference parameter
+      // (`bump(acc, v)` with `float &`): the callee may change it.
+      if (const FunctionDecl *fd = ce->getDirectCallee())
+        for (unsigned i = 0; i < ce->getNumArgs() && i < fd->getNumParams(); ++i) {
+          QualType t = fd->getParamDecl(i)->getType();
+          if (t->isReferenceType() && !t.getNonReferenceType().isConstQualified())
+            if (const VarDecl *vd = outerObject(ce->getArg(i))) readModifyWrite(vd, s);
+        }
+    }
+    if (auto *ds = dyn_cast<DeclStmt>(s))
+      for (const Decl *d : ds->decls())
+        if (auto *vd = dyn_cast<VarDecl>(d); vd && vd->hasInit() && vd->getType()->isReferenceType() &&
+                                             !vd->getType().getNonReferenceType().isConstQualified())
+          if (const VarDecl *ov = outerObject(vd->getInit())) readModifyWrite(ov, s);
     if (auto *dre = dyn_cast<DeclRefExpr>(s)) {
       if (auto *vd = dyn_cast<VarDecl>(dre->getDecl())) {
         if (outerScalar(vd) && vd != updatingVar) {
@@ -306,12 +436,12 @@ void FunctionScanner::summarizeBody(const Stmt *loopStmt, const Stmt *body, cons
     const VarUse &u = uses[vd];
     std::string name = vd->getNameAsString();
     if (!u.written) continue;
-    bool pureReduction = u.op && u.opConsistent && !u.readOutsideUpdate;
+    bool pureReduction = u.op && u.opConsistent && !u.readOutsideUpdate && u.onlyReductionUpdates;
     if (pureReduction) {
       loop.reductions.push_back({*u.op, name, u.updates.front()});
       continue;
     }
-    if (u.op && u.opConsistent && u.storedToArray && u.updates.size() >= 1) {
+    if (u.op && u.opConsistent && u.onlyReductionUpdates && u.storedToArray && u.updates.size() >= 1) {
       loop.scans.push_back({*u.op, name, u.updates.front()});
       continue;
     }
@@ -327,39 +457,9 @@ void FunctionScanner::summarizeBody(const Stmt *loopStmt, const Stmt *body, cons
     if (liveIn.count(vd)) loop.liveIns.push_back(vd->getNameAsString());
   for (const VarDecl *vd : localArrays) loop.localArrays.push_back(vd->getNameAsString());
 
-  // Array dependences: a written element that another iteration reads or writes.
-  for (const ArrayAccess &w : loop.accesses) {
-    if (!w.isWrite) continue;
-    bool carried = false;
-    std::string reason;
-    if (!w.dependsOnInduction && w.memorySpace != "local") {
-      // Same element every iteration (unless thread-private local memory).
-      bool alsoRead = false;
-      for (const ArrayAccess &r : loop.accesses)
-        if (!r.isWrite && r.array == w.array && r.index == w.index) alsoRead = true;
-      if (alsoRead) {
-        carried = true;
-        reason = "every iteration reads and writes " + w.array + "[" + w.index + "]";
-      } else {
-        carried = true;
-        reason = "every iteration writes " + w.array + "[" + w.index + "] (the last iteration's value wins)";
-      }
-    }
-    for (const ArrayAccess &r : loop.accesses) {
-      if (carried) break;
-      if (r.isWrite || r.array != w.array || r.index == w.index) continue;
-      if (r.dependsOnInduction || w.dependsOnInduction) {
-        carried = true;
-        reason = "reads " + r.array + "[" + r.index + "] while writing " + w.array + "[" + w.index +
-                 "] in another iteration";
-      }
-    }
-    if (carried) {
-      bool dup = false;
-      for (auto &d : loop.carriedDependences) dup |= d.var == w.array;
-      if (!dup) loop.carriedDependences.push_back({w.array, reason, w.span});
-    }
-  }
+  // Memory: every location the body may write, proven safe or reported.
+  std::set<const VarDecl *> innerAndInduction = inner;
+  analyzeMemoryDependences(body, iv, innerAndInduction, ctx_, loop);
 }
 
 template <class Walk>

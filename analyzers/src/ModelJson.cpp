@@ -110,7 +110,12 @@ Value toJSON(const LoopSite &l, const FileModel &m) {
   o["breaks"] = int64_t(l.breaks.size());
   o["returns"] = int64_t(l.returns.size());
   o["calls"] = strings(l.calls);
+  Array coll;
+  for (const auto &c : l.collectives) coll.push_back(Object{{"name", c.name}, {"line", c.span.begin.line}});
+  o["collectives"] = std::move(coll);
   o["independent"] = l.iterationsIndependent();
+  if (auto why = l.concurrencyRefusal())
+    o["not_independent_because"] = Object{{"reason", why->reason}, {"line", why->span.begin.line}};
   o["pragma"] = l.pragma >= 0 ? Value(m.pragmas[size_t(l.pragma)].text) : Value(nullptr);
   return o;
 }

@@ -32,6 +32,7 @@ public:
       return Applicability::no("no loop at this position");
     const LoopSite &l = m.loops[size_t(t.id)];
     if (!l.inDeviceCode) return Applicability::no("the loop is not in device code", l.headerSpan);
+    if (auto why = distributionRefusal(m, l)) return Applicability::no(why->reason, why->span);
     if (l.tripCount != TripCountClass::Irregular)
       return Applicability::no(std::string("the loop's trip count is ") + spelling(l.tripCount) +
                                    ", not irregular: CTE balances per-thread task lengths",

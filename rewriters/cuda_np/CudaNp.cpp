@@ -56,6 +56,7 @@ public:
     if (t.kind != RewriteTarget::Kind::Loop || t.id < 0 || size_t(t.id) >= m.loops.size())
       return Applicability::no("no loop at this position");
     const LoopSite &l = m.loops[size_t(t.id)];
+    if (auto why = distributionRefusal(m, l)) return Applicability::no(why->reason, why->span);
     if (l.pragma >= 0) {
       const NpPragma &pr = m.pragmas[size_t(l.pragma)];
       if (!pr.valid()) return Applicability::no("the #pragma np has errors: " + pr.errors.front().message, pr.errors.front().span);

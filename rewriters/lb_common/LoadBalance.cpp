@@ -249,6 +249,7 @@ std::optional<LbPlan> check(const AnalyzedTU &tu, const RewriteTarget &t, Templa
   c.loop = &m.loops[size_t(t.id)];
   const LoopSite &l = *c.loop;
   if (!l.inKernel) return refuse("the loop is not inside a __global__ kernel", l.headerSpan);
+  if (auto why = distributionRefusal(m, l)) return refuse(why->reason, why->span);
   if (l.tripCount != TripCountClass::Irregular)
     return refuse(std::string("the loop's trip count is ") + spelling(l.tripCount) +
                       ", not irregular: the templates balance per-thread trip counts",

@@ -22,14 +22,7 @@ public:
     if (!l.inKernel) return Applicability::no("the loop is not inside a __global__ kernel", l.headerSpan);
     if (l.kind != "for" || l.inductionVar.empty())
       return Applicability::no("the loop is not a canonical counted for loop", l.headerSpan);
-    if (!l.carriedDependences.empty())
-      return Applicability::no("loop-carried dependence: " + l.carriedDependences.front().reason,
-                               l.carriedDependences.front().span);
-    if (!l.barriers.empty()) return Applicability::no("the loop body contains a barrier", l.barriers.front());
-    if (!l.breaks.empty()) return Applicability::no("the loop body contains 'break'", l.breaks.front());
-    if (!l.returns.empty()) return Applicability::no("the loop body contains 'return'", l.returns.front());
-    if (!l.gotos.empty()) return Applicability::no("the loop body contains 'goto'", l.gotos.front());
-    if (l.hasWarpIntrinsics) return Applicability::no("the loop body uses warp-level intrinsics", l.bodySpan);
+    if (auto why = l.concurrencyRefusal()) return Applicability::no(why->reason, why->span);
     if (l.hasDeviceLaunch) return Applicability::no("the loop body launches a kernel", l.bodySpan);
     return Applicability::yes();
   }

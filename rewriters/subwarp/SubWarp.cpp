@@ -6,6 +6,7 @@
 // nestor::subwarp::for_each_index<W>. Host launches get W times the block.
 #include "../cuda_np/NpPlan.h"
 #include "../loop_common/LoopCommon.h"
+#include "nestor/Inference.h"
 
 namespace nestor {
 namespace {
@@ -45,6 +46,7 @@ public:
       return Applicability::no("no loop at this position");
     const LoopSite &l = m.loops[size_t(t.id)];
     if (!l.inKernel) return Applicability::no("the loop is not inside a __global__ kernel", l.headerSpan);
+    if (auto why = distributionRefusal(m, l)) return Applicability::no(why->reason, why->span);
     if (l.tripCount != TripCountClass::Irregular)
       return Applicability::no(std::string("the loop's trip count is ") + spelling(l.tripCount) +
                                    ", not irregular: sub-warp decomposition targets per-thread task lengths",

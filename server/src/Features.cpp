@@ -132,7 +132,8 @@ std::string loopHover(const Snapshot &s, const LoopSite &l) {
     if (!l.breaks.empty()) why.push_back("`break`");
     if (!l.returns.empty()) why.push_back("`return`");
     if (!l.gotos.empty()) why.push_back("`goto`");
-    if (l.hasWarpIntrinsics) why.push_back("warp intrinsics");
+    for (const auto &c : l.collectives) why.push_back("collective " + code(c.name) + " (line " + std::to_string(c.span.begin.line) + ")");
+    if (l.hasWarpIntrinsics && l.collectives.empty()) why.push_back("warp intrinsics");
     if (l.inductionVar.empty()) why.push_back("no canonical induction variable");
     if (!why.empty()) md += " — " + llvm::join(why, "; ");
     md += "\n";

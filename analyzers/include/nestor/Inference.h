@@ -35,6 +35,17 @@ inline bool isNpCandidate(const LoopSite &l) {
   return true;
 }
 
+/// Why a rewrite may not hand the iterations of `l` to other threads. A
+/// valid `#pragma np parallel for` is the user's word on dependences, so
+/// with one only collectives and barriers refuse (no pragma vouches for
+/// them); without one, everything the analysis could not prove.
+inline std::optional<LoopCarriedDependence> distributionRefusal(const FileModel &m, const LoopSite &l) {
+  if (l.pragma >= 0 && size_t(l.pragma) < m.pragmas.size() && m.pragmas[size_t(l.pragma)].valid() &&
+      !l.inductionVar.empty())
+    return l.collectiveRefusal();
+  return l.concurrencyRefusal();
+}
+
 /// Leading whitespace of the line that holds `offset`.
 inline std::string indentationAt(llvm::StringRef text, unsigned offset) {
   size_t lineStart = text.rfind('\n', offset == 0 ? 0 : offset - 1);

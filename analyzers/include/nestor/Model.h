@@ -111,6 +111,12 @@ struct LoopCarriedDependence {
   SourceSpan span;
 };
 
+/// A use of a notable construct inside a kernel (barrier, intrinsic, ...).
+struct ConstructUse {
+  std::string name; ///< e.g. "__syncthreads", "__shfl_down_sync", "atomicAdd"
+  SourceSpan span;
+};
+
 struct LoopSite {
   int id = -1;
   SourceSpan span;        ///< the whole loop statement
@@ -141,6 +147,9 @@ struct LoopSite {
   /// `for (i = tid; i < n; i += blockDim.x * gridDim.x)`: the thread's share of
   /// a flat loop, not nested parallelism.
   bool gridStride = false;
+  /// Under `#pragma unroll`: with a small constant trip count, register
+  /// blocking the author chose, not parallelism left unused.
+  bool unrollHint = false;
   std::vector<std::string> liveIns;      ///< scalars defined before, used inside
   std::vector<std::string> localArrays;  ///< thread-local arrays used inside
   std::vector<SourceSpan> barriers;
@@ -151,12 +160,48 @@ struct LoopSite {
   std::vector<std::string> calls;
   bool hasWarpIntrinsics = false;
   bool hasDeviceLaunch = false;
+  /// Operations whose result depends on which threads run them together:
+  /// warp builtins, `__syncwarp`, `nvcuda::wmma`, cooperative-groups
+  /// collectives (by type), `cuda::pipeline` / `memcpy_async` /
+  /// `__pipeline_*`, named barriers, inline assembly. A loop holding one is
+  /// never given to other threads.
+  std::vector<ConstructUse> collectives;
   int pragma = -1; ///< index into FileModel::pragmas, -1 without one
 
-  /// Independent iterations apart from recognised reductions and scans.
-  bool iterationsIndependent() const {
-    return !inductionVar.empty() && carriedDependences.empty() && barriers.empty() &&
-           breaks.empty() && returns.empty() && gotos.empty() && !hasWarpIntrinsics;
+  /// Independent iterations apart from recognised reductions and scans:
+  /// proven, not assumed (LoopDependence.h). False whenever
+  /// concurrencyRefusal() has a reason.
+  bool iterationsIndependent() const { return !concurrencyRefusal(); }
+
+  /// Why the iterations of this loop may not run concurrently on other
+  /// threads, with the construct's place; nullopt when they may (reductions
+  /// and scans aside). Every rewrite that changes which thread runs an
+  /// iteration, and every finding that claims independence, asks here.
+  std::optional<LoopCarriedDependence> concurrencyRefusal() const {
+    if (auto c = collectiveRefusal()) return c;
+    if (inductionVar.empty())
+      return LoopCarriedDependence{"", "the loop is not a canonical counted loop (init; i < bound; i += step)", headerSpan};
+    if (!carriedDependences.empty())
+      return LoopCarriedDependence{carriedDependences.front().var,
+                                   "loop-carried dependence: " + carriedDependences.front().reason,
+                                   carriedDependences.front().span};
+    if (!breaks.empty()) return LoopCarriedDependence{"", "the loop body contains 'break'", breaks.front()};
+    if (!returns.empty()) return LoopCarriedDependence{"", "the loop body contains 'return'", returns.front()};
+    if (!gotos.empty()) return LoopCarriedDependence{"", "the loop body contains 'goto'", gotos.front()};
+    return std::nullopt;
+  }
+
+  /// The collective operations and barriers of the body: what no
+  /// `#pragma np` can vouch for either.
+  std::optional<LoopCarriedDependence> collectiveRefusal() const {
+    if (!collectives.empty())
+      return LoopCarriedDependence{collectives.front().name,
+                                   "the loop body uses '" + collectives.front().name +
+                                       "', a collective operation whose result depends on which threads run it",
+                                   collectives.front().span};
+    if (!barriers.empty()) return LoopCarriedDependence{"", "the loop body contains a barrier", barriers.front()};
+    if (hasWarpIntrinsics) return LoopCarriedDependence{"", "the loop body uses warp-level intrinsics", bodySpan};
+    return std::nullopt;
   }
 };
 
@@ -179,12 +224,6 @@ struct LocalArray {
 struct Parameter {
   std::string name;
   std::string type;
-};
-
-/// A use of a notable construct inside a kernel (barrier, intrinsic, ...).
-struct ConstructUse {
-  std::string name; ///< e.g. "__syncthreads", "__shfl_down_sync", "atomicAdd"
-  SourceSpan span;
 };
 
 /// The recursion of a kernel that launches itself (RecursionAnalysis.cpp,

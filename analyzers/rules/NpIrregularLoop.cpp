@@ -3,6 +3,9 @@
 // longest finishes; CTE (collaborative-task-engagement.md) or sub-warp
 // decomposition share the iterations of the whole warp instead.
 #include "RuleUtil.h"
+#include "nestor/Offers.h"
+
+#include "llvm/ADT/StringExtras.h"
 
 namespace nestor {
 namespace {
@@ -28,6 +31,30 @@ public:
                             ? "spread its iterations over the lanes of a warp with CUDA-NP (np_type=intra)"
                             : "use CTE (the " + std::string(spelling(l.reductions.front().op)) + " reduction of '" +
                                   l.reductions.front().var + "' is associative) or sub-warp decomposition";
+      // Name only what the rewrite engine offers here (when it is linked).
+      if (const OfferOracle *oracle = offerOracle()) {
+        std::vector<std::pair<std::string, std::string>> candidates =
+            l.reductions.empty()
+                ? std::vector<std::pair<std::string, std::string>>{{"np", "CUDA-NP (np_type=intra)"},
+                                                                    {"subwarp", "sub-warp decomposition"}}
+                : std::vector<std::pair<std::string, std::string>>{
+                      {"cte", "CTE (the " + std::string(spelling(l.reductions.front().op)) + " reduction of '" +
+                                  l.reductions.front().var + "' is associative)"},
+                      {"subwarp", "sub-warp decomposition"},
+                      {"np", "CUDA-NP (np_type=intra)"}};
+        std::vector<std::string> offered;
+        OfferAnswer firstRefusal;
+        for (const auto &[id, words] : candidates) {
+          OfferAnswer a = (*oracle)(tu, id, l.id);
+          if (a.offered) offered.push_back(words);
+          else if (firstRefusal.reason.empty()) firstRefusal = a;
+        }
+        if (offered.empty())
+          how = "no rewrite applies here yet: " + firstRefusal.reason +
+                (firstRefusal.where.valid() ? " (line " + std::to_string(firstRefusal.where.begin.line) + ")" : "");
+        else
+          how = "use " + llvm::join(offered, " or ");
+      }
       Finding f = rules::makeFinding(*this, l.headerSpan,
                                      "loop over '" + l.inductionVar + "' runs from " + range +
                                          ", a different count per thread, so warp lanes idle: " + how);

@@ -2,10 +2,13 @@
 // (apart from reductions and scans) and whose trip count is the same for the
 // threads of a block: CUDA-NP can spread it over slave threads (cuda-np.md §3).
 #include "RuleUtil.h"
+#include "nestor/Offers.h"
 
 namespace nestor {
 namespace {
 class NpParallelLoop final : public Rule {
+  static constexpr int64_t kRegisterBlockingTrips = 32;
+
 public:
   const char *id() const override { return "np-parallel-loop"; }
   Severity defaultSeverity() const override { return Severity::Warning; }
@@ -23,11 +26,17 @@ public:
     for (const LoopSite &l : m.loops) {
       if (l.pragma >= 0 || !rules::isNpCandidate(l)) continue;
       if (l.tripCount == TripCountClass::Irregular || l.tripCount == TripCountClass::Unknown) continue;
+      // `#pragma unroll` over a few iterations: register blocking, on purpose.
+      if (l.unrollHint && l.tripCount == TripCountClass::Constant && l.constantTripCount &&
+          *l.constantTripCount <= kRegisterBlockingTrips)
+        continue;
       // Report the outermost candidate of a nest only.
       bool parentCandidate = false;
       for (int p = l.parentLoop; p >= 0; p = m.loops[size_t(p)].parentLoop)
         parentCandidate |= rules::isNpCandidate(m.loops[size_t(p)]) && m.loops[size_t(p)].tripCount != TripCountClass::Irregular;
       if (parentCandidate) continue;
+      // The pragma is advice the engine stands behind: its own check agrees.
+      if (const OfferOracle *oracle = offerOracle(); oracle && !(*oracle)(tu, "np-pragma", l.id).offered) continue;
       NpPragma pragma = rules::inferredPragma(l);
       std::string trip = l.tripCount == TripCountClass::Constant && l.constantTripCount
                              ? "constant trip count " + std::to_string(*l.constantTripCount)

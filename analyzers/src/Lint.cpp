@@ -69,7 +69,16 @@ std::vector<Finding> runRules(const AnalyzedTU &tu, const Config &config) {
     if (a.span.begin.offset != b.span.begin.offset) return a.span.begin.offset < b.span.begin.offset;
     return a.ruleId < b.ruleId;
   });
-  return all;
+  // A template kernel instantiated N times has its loops and launches in
+  // the model N times, at one source location: one finding per place.
+  std::vector<Finding> unique;
+  for (Finding &f : all) {
+    bool dup = false;
+    for (const Finding &u : unique)
+      if (u.ruleId == f.ruleId && u.span.file == f.span.file && u.span.begin.offset == f.span.begin.offset) dup = true;
+    if (!dup) unique.push_back(std::move(f));
+  }
+  return unique;
 }
 
 std::string formatText(const Finding &f, const std::string &path) {

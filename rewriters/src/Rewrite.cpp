@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <thread>
 #include "nestor/Rewrite.h"
+#include "nestor/Offers.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FileSystem.h"
@@ -25,6 +26,26 @@ const std::vector<const Rewrite *> &allRewrites() {
   }();
   return all;
 }
+
+namespace {
+/// The engine's answer for the rules (nestor/Offers.h): any variant of the
+/// rewrite applies, or the first variant's refusal.
+OfferAnswer offerAt(const AnalyzedTU &tu, const std::string &id, int loopId) {
+  OfferAnswer a;
+  const Rewrite *r = findRewrite(id);
+  if (!r) { a.reason = "no rewrite '" + id + "'"; return a; }
+  for (const RewriteParams &given : r->variants()) {
+    auto params = resolveParams(*r, given);
+    if (!params) { llvm::consumeError(params.takeError()); continue; }
+    Applicability ap = r->prepare(tu, RewriteTarget{r->targetKind(), loopId}, *params);
+    if (ap.applies) return OfferAnswer{true, "", {}};
+    if (a.reason.empty()) { a.reason = ap.reason; a.where = ap.blocker; }
+  }
+  return a;
+}
+// Linked in with every front end that links the rewrites.
+const bool kOracleRegistered = (setOfferOracle(offerAt), true);
+} // namespace
 
 const Rewrite *findRewrite(const std::string &id) {
   for (const Rewrite *r : allRewrites())

@@ -280,6 +280,71 @@ class Analyze(Workspace):
         self.assertIn("trip count uniform", out)
 
 
+class Advice(Workspace):
+    """A finding names only rewrites the engine offers at that place, and
+    a loop the analysis cannot prove independent gets no claim of it."""
+
+    IRREGULAR = """__global__ void gather(const int *offsets, const int *nbrs, int *out, int n) {
+  int v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= n) return;
+  int begin = offsets[v];
+  int deg = offsets[v + 1] - begin;
+  for (int i = 0; i < deg; ++i)
+    out[begin + i] = nbrs[begin + i] * 2;
+}
+"""
+
+    def test_irregular_loop_without_an_offer_carries_the_refusal(self):
+        # No host launch in the file: CUDA-NP cannot rewrite the launch, and
+        # sub-warp needs a reduction; the finding says so instead of advising them.
+        rc, out, err = run("lint", "--format", "json", self.write("g.cu", self.IRREGULAR))
+        findings = json.loads(out)["files"][0]["findings"]
+        irregular = [f for f in findings if f["rule"] == "np-irregular-loop"]
+        self.assertEqual(len(irregular), 1, out)
+        self.assertIn("no rewrite applies here yet", irregular[0]["message"])
+        self.assertNotIn("use CUDA-NP", irregular[0]["message"])
+
+    def test_irregular_loop_with_an_offer_names_it(self):
+        text = self.IRREGULAR + """int main() {
+  int *o, *nb, *out;
+  gather<<<4, 64>>>(o, nb, out, 256);
+  return 0;
+}
+"""
+        rc, out, err = run("lint", "--format", "json", self.write("g.cu", text))
+        findings = json.loads(out)["files"][0]["findings"]
+        irregular = [f for f in findings if f["rule"] == "np-irregular-loop"]
+        self.assertEqual(len(irregular), 1, out)
+        self.assertIn("use CUDA-NP (np_type=intra)", irregular[0]["message"])
+        rc, out, err = run("rewrite", self.write("h.cu", text), "--at", "6", "--list")
+        self.assertIn("np", out)
+
+    def test_carried_loop_gets_no_claim_and_no_offer(self):
+        text = """struct Acc { float v; __device__ Acc &operator+=(float x) { v += x; return *this; } };
+__global__ void running(const float *in, float *out, int n) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  Acc a{0.0f};
+  for (int i = 0; i < 64; ++i) {
+    a += in[row * 64 + i];
+    out[row * 64 + i] = a.v;
+  }
+}
+int main() { float *i, *o; running<<<2, 64>>>(i, o, 128); return 0; }
+"""
+        path = self.write("r.cu", text)
+        rc, out, err = run("analyze", "--json", path)
+        loop = json.loads(out)["loops"][0]
+        self.assertFalse(loop["independent"])
+        self.assertIn("'a'", loop["not_independent_because"]["reason"])
+        self.assertEqual(loop["not_independent_because"]["line"], 6)
+        rc, out, err = run("lint", "--format", "json", path)
+        rules = [f["rule"] for f in json.loads(out)["files"][0]["findings"]]
+        self.assertNotIn("np-parallel-loop", rules)
+        rc, out, err = run("rewrite", path, "--at", "5", "--apply", "np")
+        self.assertNotEqual(rc, 0)
+        self.assertIn("loop-carried dependence", err + out)
+
+
 class Rewrite(Workspace):
     def test_np_pragma_stdout_diff_and_in_place(self):
         f = self.write("tmv.cu", TMV)

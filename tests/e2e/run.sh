@@ -4,7 +4,8 @@
 #
 #   NESTOR_BIN=/path/to/nestor tests/e2e/run.sh
 #
-# Packages editors/vscode into a .vsix, installs it into a fresh code-server
+# Packages editors/vscode into a .vsix with scripts/package-vsix (what
+# `make vsix` runs; NESTOR_VSIX=FILE installs a given one instead), installs it into a fresh code-server
 # profile whose settings point nestor.server.path at $NESTOR_BIN, opens a copy
 # of tests/e2e/workspace/ and, in the browser: waits for a squiggle in tmv.cu,
 # checks the hover on the `#pragma np` line of pragma.cu, applies the quick fix
@@ -69,12 +70,16 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-echo "e2e: packaging the extension"
-(
-  cd "$repo/editors/vscode"
-  if [ ! -d node_modules ]; then npm ci --no-audit --no-fund >"$out/npm-ci.log" 2>&1 || { cat "$out/npm-ci.log" >&2; exit 1; }; fi
-  npm run package -- --out "$work/nestor.vsix" >"$out/package.log" 2>&1 || { cat "$out/package.log" >&2; exit 1; }
-) || fail "packaging editors/vscode failed (log: $out/package.log)"
+# The .vsix is the one `make vsix` makes (scripts/package-vsix), or a given one.
+if [ -n "${NESTOR_VSIX:-}" ]; then
+  [ -f "$NESTOR_VSIX" ] || fail "NESTOR_VSIX=$NESTOR_VSIX is not a file"
+  echo "e2e: using $NESTOR_VSIX"
+  cp "$NESTOR_VSIX" "$work/nestor.vsix"
+else
+  echo "e2e: packaging the extension (scripts/package-vsix, as make vsix does)"
+  "$repo/scripts/package-vsix" --out "$work/nestor.vsix" >"$out/package.log" 2>&1 \
+    || { cat "$out/package.log" >&2; fail "scripts/package-vsix failed (log: $out/package.log)"; }
+fi
 
 echo "e2e: installing the .vsix into a fresh code-server profile"
 mkdir -p "$work/user-data/User" "$work/user-data/Machine" "$work/extensions"

@@ -10,6 +10,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 
+#include <set>
+
 namespace nestor {
 
 namespace {
@@ -272,12 +274,28 @@ CompileCommand finish(const std::string &file, std::vector<std::string> flags,
   if (!hasRdc) cc.args.push_back("-fgpu-rdc");
   // Rewritten code includes <nestor/...cuh>: analysing it again (rewrite
   // chains, the editor after a rewrite) needs the runtime headers.
-  if (llvm::sys::fs::is_directory(NESTOR_RUNTIME_INCLUDE_DIR)) {
+  if (std::string runtime = runtimeIncludeDir(); llvm::sys::fs::is_directory(runtime)) {
     cc.args.push_back("-isystem");
-    cc.args.push_back(NESTOR_RUNTIME_INCLUDE_DIR);
+    cc.args.push_back(runtime);
   }
   cc.args.push_back("-Wno-unknown-cuda-version");
   cc.args.push_back("-ferror-limit=0");
+  for (size_t i = 0; i < flags.size(); ++i) {
+    llvm::StringRef s(flags[i]);
+    std::string dir;
+    for (llvm::StringRef opt : {"-I", "-iquote", "-isystem"}) {
+      if (s == opt && i + 1 < flags.size()) dir = flags[i + 1];
+      else if (s.starts_with(opt) && s.size() > opt.size() && (opt == "-I" || s[opt.size()] != '=')) dir = s.drop_front(opt.size()).str();
+      if (!dir.empty()) break;
+    }
+    if (dir.empty()) continue;
+    llvm::SmallString<256> p(dir);
+    if (!llvm::sys::path::is_absolute(p) && !cc.directory.empty()) {
+      p = cc.directory;
+      llvm::sys::path::append(p, dir);
+    }
+    cc.includeDirs.push_back(std::string(p));
+  }
   for (auto &f : flags) cc.args.push_back(std::move(f));
   cc.args.push_back(file);
   return cc;
@@ -325,20 +343,31 @@ llvm::Expected<CompileCommand> compileCommandFor(const std::string &file, const 
       llvm::SmallString<256> abs(file);
       llvm::sys::fs::make_absolute(abs);
       auto cmds = db->getCompileCommands(abs);
+      // A header (or a .cu a wrapper includes) has no entry of its own: the
+      // command of a database file that includes it, as clangd does.
+      std::string includer;
+      if (cmds.empty() && !opts.includer.empty()) {
+        llvm::SmallString<256> inc(opts.includer);
+        llvm::sys::fs::make_absolute(inc);
+        cmds = db->getCompileCommands(inc);
+        if (!cmds.empty()) includer = std::string(inc);
+      }
       if (!cmds.empty()) {
         const auto &cmd = cmds.front();
+        llvm::StringRef ownName = includer.empty() ? llvm::StringRef(file) : llvm::StringRef(includer);
         auto words = expandResponseFiles(
             std::vector<std::string>(cmd.CommandLine.begin() + std::min<size_t>(1, cmd.CommandLine.size()),
                                      cmd.CommandLine.end()),
             cmd.Directory);
         if (!words)
           return llvm::createStringError("compile database %s, command of %s: %s", dbFile.c_str(),
-                                         abs.c_str(), llvm::toString(words.takeError()).c_str());
+                                         includer.empty() ? abs.c_str() : includer.c_str(),
+                                         llvm::toString(words.takeError()).c_str());
         std::vector<std::string> raw;
         // Drop every mention of the input file (the driver is gone already).
         for (const std::string &w : *words) {
           llvm::StringRef a(w);
-          if (a == cmd.Filename || llvm::sys::path::filename(a) == llvm::sys::path::filename(file)) continue;
+          if (a == cmd.Filename || llvm::sys::path::filename(a) == llvm::sys::path::filename(ownName)) continue;
           raw.push_back(w);
         }
         std::vector<std::string> dropped;
@@ -352,8 +381,11 @@ llvm::Expected<CompileCommand> compileCommandFor(const std::string &file, const 
             f = "-I" + std::string(p);
           }
         }
-        return finish(std::string(abs), std::move(flags), std::move(dropped),
-                      "compile_commands.json in " + *dbDir, cmd.Directory, opts);
+        std::string origin = "compile_commands.json in " + *dbDir;
+        if (!includer.empty()) origin += " (the command of " + includer + ", which includes it)";
+        CompileCommand cc = finish(std::string(abs), std::move(flags), std::move(dropped), origin, cmd.Directory, opts);
+        cc.includer = includer;
+        return cc;
       }
       // The file is not in the database: flags after `--` or defaults, like clangd.
     }
@@ -366,6 +398,55 @@ llvm::Expected<CompileCommand> compileCommandFor(const std::string &file, const 
     return finish(file, std::move(flags), std::move(dropped), "flags after --", "", opts);
   }
   return finish(file, {}, {}, "default flags", "", opts);
+}
+
+llvm::Expected<std::vector<std::string>> databaseFiles(const std::string &dir) {
+  llvm::SmallString<256> dbFile(dir);
+  llvm::sys::path::append(dbFile, "compile_commands.json");
+  if (!llvm::sys::fs::exists(dbFile)) return llvm::createStringError("no compile_commands.json in '%s'", dir.c_str());
+  std::string error;
+  auto db = clang::tooling::JSONCompilationDatabase::loadFromFile(dbFile, error,
+                                                                  clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  if (!db) return llvm::createStringError("malformed compile database %s: %s", dbFile.c_str(), error.c_str());
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const auto &cmd : db->getAllCompileCommands()) {
+    llvm::SmallString<256> p(cmd.Filename);
+    if (!llvm::sys::path::is_absolute(p)) {
+      p = cmd.Directory;
+      llvm::sys::path::append(p, cmd.Filename);
+    }
+    llvm::sys::path::remove_dots(p, true);
+    if (seen.insert(std::string(p)).second) out.push_back(std::string(p));
+  }
+  return out;
+}
+
+namespace {
+// BIN/../SUB when it holds `probe`, for an installed nestor.
+std::optional<std::string> besideExecutable(llvm::StringRef sub, llvm::StringRef probe) {
+  static int anchor;
+  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, &anchor);
+  if (exe.empty()) return std::nullopt;
+  llvm::SmallString<256> dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
+  llvm::sys::path::append(dir, sub);
+  llvm::SmallString<256> p(dir);
+  llvm::sys::path::append(p, probe);
+  if (llvm::sys::fs::exists(p)) return std::string(dir);
+  return std::nullopt;
+}
+} // namespace
+
+std::string runtimeIncludeDir() {
+  if (auto env = llvm::sys::Process::GetEnv("NESTOR_RUNTIME_DIR"); env && !env->empty()) return *env;
+  if (auto dir = besideExecutable(NESTOR_INSTALL_INCLUDE_SUBDIR, "nestor/dp.cuh")) return *dir;
+  return NESTOR_RUNTIME_INCLUDE_DIR;
+}
+
+std::string docsDir() {
+  if (auto env = llvm::sys::Process::GetEnv("NESTOR_DOCS_DIR"); env && !env->empty()) return *env;
+  if (auto dir = besideExecutable(NESTOR_INSTALL_DOCS_SUBDIR, "rules/README.md")) return *dir;
+  return NESTOR_DOCS_DIR;
 }
 
 const char *fallbackCudaHeaderPath() { return "/nestor-builtin/nestor_cuda_fallback.h"; }

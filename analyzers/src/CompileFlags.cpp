@@ -9,8 +9,12 @@
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
+#include <cstdio>
 #include <set>
+#include <unistd.h>
 
 namespace nestor {
 
@@ -320,6 +324,76 @@ std::optional<std::string> findDatabaseDirUpwards(const std::string &file) {
   return std::nullopt;
 }
 
+// When `includer` #includes `file` directly after other code, that code
+// (its text up to the #include line) in a file of its own, for -include: the
+// file is then parsed with what the includer declared before it, as in the
+// build. Written once per content under the temporary directory; nullopt
+// when the #include is not found or nothing but blank lines precedes it.
+std::optional<std::string> includerPrefix(const std::string &includer, const std::string &file,
+                                          const std::vector<std::string> &flags) {
+  auto buf = llvm::MemoryBuffer::getFile(includer, /*IsText=*/true);
+  if (!buf) return std::nullopt;
+  std::vector<std::string> dirs{llvm::sys::path::parent_path(includer).str()};
+  for (size_t i = 0; i < flags.size(); ++i) {
+    llvm::StringRef f(flags[i]);
+    if ((f == "-I" || f == "-iquote" || f == "-isystem") && i + 1 < flags.size()) dirs.push_back(flags[i + 1]);
+    else if (f.starts_with("-I") && f.size() > 2) dirs.push_back(f.drop_front(2).str());
+  }
+  auto sameFile = [](llvm::StringRef a, llvm::StringRef b) {
+    llvm::sys::fs::UniqueID ua, ub;
+    return !llvm::sys::fs::getUniqueID(a, ua) && !llvm::sys::fs::getUniqueID(b, ub) && ua == ub;
+  };
+  llvm::StringRef text = (*buf)->getBuffer();
+  size_t lineStart = 0;
+  while (lineStart < text.size()) {
+    size_t nl = text.find('\n', lineStart);
+    llvm::StringRef line = text.slice(lineStart, nl == llvm::StringRef::npos ? text.size() : nl).ltrim();
+    if (line.consume_front("#") && (line = line.ltrim()).consume_front("include")) {
+      line = line.ltrim();
+      char close = line.starts_with("\"") ? '"' : line.starts_with("<") ? '>' : 0;
+      size_t end = close ? line.find(close, 1) : llvm::StringRef::npos;
+      if (end != llvm::StringRef::npos) {
+        llvm::StringRef name = line.slice(1, end);
+        for (const std::string &d : dirs) {
+          llvm::SmallString<256> p(d);
+          llvm::sys::path::append(p, name);
+          if (!sameFile(p, file)) continue;
+          llvm::StringRef prefix = text.take_front(lineStart);
+          if (prefix.trim().empty()) return std::nullopt;
+          llvm::SmallString<128> dir;
+          llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, dir);
+          llvm::sys::path::append(dir, "nestor-" + std::to_string(::getuid()), "includer-prefix");
+          if (llvm::sys::fs::create_directories(dir)) return std::nullopt;
+          char hash[17];
+          std::snprintf(hash, sizeof hash, "%016llx",
+                        (unsigned long long)llvm::xxh3_64bits(includer + "\n" + prefix.str()));
+          llvm::SmallString<256> out(dir);
+          llvm::sys::path::append(out, llvm::sys::path::stem(includer) + "-" + hash + ".h");
+          if (llvm::sys::fs::exists(out)) return std::string(out);
+          // A unique name, then rename: parallel parses may write it at once.
+          llvm::SmallString<256> tmp;
+          int fd;
+          if (llvm::sys::fs::createUniqueFile(out + ".%%%%%%", fd, tmp)) return std::nullopt;
+          {
+            llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+            os << "// The text of " << includer << " before its #include of " << file
+               << " (Nestor: the includer's context).\n"
+               << prefix;
+          }
+          if (llvm::sys::fs::rename(tmp, out)) {
+            llvm::sys::fs::remove(tmp);
+            return std::nullopt;
+          }
+          return std::string(out);
+        }
+      }
+    }
+    if (nl == llvm::StringRef::npos) break;
+    lineStart = nl + 1;
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 llvm::Expected<CompileCommand> compileCommandFor(const std::string &file, const FlagOptions &opts) {
@@ -382,7 +456,17 @@ llvm::Expected<CompileCommand> compileCommandFor(const std::string &file, const 
           }
         }
         std::string origin = "compile_commands.json in " + *dbDir;
-        if (!includer.empty()) origin += " (the command of " + includer + ", which includes it)";
+        if (!includer.empty()) {
+          origin += " (the command of " + includer + ", which includes it)";
+          if (auto prefix = includerPrefix(includer, std::string(abs), flags)) {
+            // What the includer declares before its #include of this file
+            // (Rodinia's kernels use the wrapper's types and macros).
+            flags.push_back("-iquote");
+            flags.push_back(llvm::sys::path::parent_path(includer).str());
+            flags.push_back("-include");
+            flags.push_back(*prefix);
+          }
+        }
         CompileCommand cc = finish(std::string(abs), std::move(flags), std::move(dropped), origin, cmd.Directory, opts);
         cc.includer = includer;
         return cc;

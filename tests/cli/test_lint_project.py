@@ -30,9 +30,12 @@ TARGETS = [
 ]
 
 
-def write_database(root):
+BFS = ("Samples/3_Wrapper/bfs", "Samples/3_Wrapper/bfs/bfs.cu", [])
+
+
+def write_database(root, targets=TARGETS):
     entries = []
-    for target_dir, source, extra in TARGETS:
+    for target_dir, source, extra in targets:
         directory = os.path.join(root, "build", target_dir)
         os.makedirs(directory, exist_ok=True)
         name = os.path.basename(source)
@@ -106,9 +109,9 @@ class DatabaseLint(Project):
         self.assertEqual(rc, 1, err)
         self.assertIn("in 3 files", err)
         self.assertEqual(finding_files(out), ["Samples/2_Concepts/matVec/matVec.cu"])
-        # matVec_kernel.cuh and stencil_kernel.cu (which stencil.cu includes)
-        # have no entry: skipped, and said so.
-        self.assertIn("note: 2 files without an entry in the compile database skipped", err)
+        # matVec_kernel.cuh, stencil_kernel.cu (which stencil.cu includes) and
+        # bfs/ (not in this database) have no entry: skipped, and said so.
+        self.assertIn("note: 4 files without an entry in the compile database skipped", err)
 
     def test_exclude(self):
         rc, out, err = self.lint("-p", "build", "--exclude", "third_party")
@@ -160,6 +163,27 @@ class DatabaseLint(Project):
         rc, out, _ = self.lint("-p", "build", "Samples/2_Concepts/matVec/matVec_kernel.cuh")
         self.assertNotIn("parse-error", out)
         self.assertIn("[np-parallel-loop]", out)
+
+    def test_an_included_cu_gets_what_its_includer_declares_before_it(self):
+        # Rodinia's bfs: bfs_kernel.cu uses Node and MAX_THREADS_PER_BLOCK,
+        # which bfs.cu declares before its #include "bfs_kernel.cu".
+        write_database(self.root, TARGETS + [BFS])
+        kernel = "Samples/3_Wrapper/bfs/bfs_kernel.cu"
+        rc, out, _ = run("lint", "--fail-on", "never", "--format", "json", self.path(kernel), "--")
+        alone = [f["rule"] for f in json.loads(out)["files"][0]["findings"]]
+        self.assertIn("parse-error", alone)
+        rc, out, err = self.lint("-p", "build", "--format", "json", kernel)
+        f = json.loads(out)["files"][0]
+        self.assertTrue(f["includer"].endswith("Samples/3_Wrapper/bfs/bfs.cu"), f)
+        rules = [x["rule"] for x in f["findings"]]
+        self.assertNotIn("parse-error", rules)
+        self.assertIn("np-irregular-loop", rules)
+        self.assertEqual([x["line"] for x in f["findings"] if x["rule"] == "np-irregular-loop"], [7])
+        # The same through --header-filter with no paths.
+        rc, out, err = self.lint("-p", "build", "--header-filter", "bfs_kernel")
+        self.assertIn("in 6 files", err)
+        self.assertRegex(out, r"Samples/3_Wrapper/bfs/bfs_kernel.cu:7:5: \w+: .*\[np-irregular-loop\]")
+        self.assertNotIn("parse-error", out)
 
     def test_parallel_runs_give_the_same_output(self):
         one = self.lint("-p", "build", "-j", "1", "--header-filter", ".*")

@@ -341,7 +341,7 @@ int runLint(const std::optional<std::vector<std::string>> &compileFlags) {
     std::vector<std::string> parts;
     for (auto &[flag, n] : dropped)
       parts.push_back(results.size() == 1 ? flag : formatv("{0} ({1} file{2})", flag, n, n == 1 ? "" : "s").str());
-    errs() << "note: " << (results.size() == 1 ? results[0].file + ": " : std::string())
+    errs() << "note: " << (results.size() == 1 ? targets[0].display + ": " : std::string())
            << "dropped flags clang does not take: " << join(parts, ", ") << "\n";
   }
   if (inputs.excluded && Format == "text")

@@ -103,6 +103,14 @@ class DatabaseLint(Project):
         rc, _, err = self.lint("-p", "build", "third_party/vendor/vendor.cu")
         notes = [l for l in err.splitlines() if "dropped flags" in l]
         self.assertEqual(notes, ["note: third_party/vendor/vendor.cu: dropped flags clang does not take: --extended-lambda"])
+        # So does a database of one file, named relative to the working directory.
+        db = json.load(open(self.path("build/compile_commands.json")))
+        os.makedirs(self.path("one"))
+        with open(self.path("one/compile_commands.json"), "w") as f:
+            json.dump([e for e in db if e["file"].endswith("vendor.cu")], f)
+        rc, _, err = self.lint("-p", "one")
+        notes = [l for l in err.splitlines() if "dropped flags" in l]
+        self.assertEqual(notes, ["note: third_party/vendor/vendor.cu: dropped flags clang does not take: --extended-lambda"])
 
     def test_directory_lint_skips_files_without_an_entry(self):
         rc, out, err = self.lint("-p", "build", "Samples")

@@ -1,19 +1,25 @@
-# The two entry points a fresh machine needs (README.md):
+# The entry points a fresh machine needs (README.md):
 #   make demo   installs what is missing, builds, lints the bundled examples
 #   make test   installs what is missing, builds everything, runs every test
+#   make vsix   packages the VS Code extension: $(BUILD)/nestor.vsix
 # Everything else is plain CMake: see README.md.
 BUILD ?= build
 JOBS ?= 2
 CMAKE_FLAGS ?=
 NESTOR = $(BUILD)/cli/nestor
 
-.PHONY: demo test test-asan build bootstrap e2e-deps configure clean
+.PHONY: demo test test-asan build bootstrap e2e-deps configure clean vsix
 
 bootstrap:
 	@scripts/bootstrap
 
 e2e-deps:
 	@scripts/install-e2e-deps
+
+# The VS Code extension as a .vsix (code --install-extension $(BUILD)/nestor.vsix);
+# Node and the npm packages come through scripts/package-vsix (npm registry only).
+vsix:
+	@scripts/package-vsix --out $(BUILD)/nestor.vsix
 
 $(BUILD)/build.ninja:
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)

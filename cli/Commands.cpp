@@ -1,7 +1,9 @@
 #include "Commands.h"
+#include "LintInputs.h"
 #include "Options.h"
 
 #include "nestor/Analysis.h"
+#include "nestor/CompileFlags.h"
 #include "nestor/Lint.h"
 #include "nestor/MappingAdvisor.h"
 #include "nestor/ResourceUsage.h"
@@ -12,11 +14,14 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <mutex>
+#include <set>
 #include <variant>
 #include "llvm/ADT/StringExtras.h"
 
@@ -56,6 +61,24 @@ static cl::opt<std::string> ConfigFile("config", cl::desc("Configuration file (d
 static cl::opt<bool> RuntimeDir("runtime-dir", cl::desc("Print the include directory rewritten code needs (-I)"),
                                 cl::cat(Category));
 static cl::opt<bool> ListRules("list-rules", cl::desc("List the rules"), cl::sub(LintCmd), cl::cat(Category));
+static cl::list<std::string> Excludes("exclude",
+                                      cl::desc("Skip files matching GLOB (relative to the working directory or "
+                                               "absolute; a matching directory skips everything under it)"),
+                                      cl::value_desc("glob"), cl::sub(LintCmd), cl::cat(Category));
+static cl::opt<std::string> HeaderFilter("header-filter",
+                                         cl::desc("With -p: also lint files the database has no entry for (headers, "
+                                                  "a .cu a wrapper includes) whose path matches REGEX, with the "
+                                                  "command of a file that includes them"),
+                                         cl::value_desc("regex"), cl::sub(LintCmd), cl::cat(Category));
+static cl::opt<std::string> Baseline("baseline",
+                                     cl::desc("Report only findings that are not in FILE, a saved SARIF or JSON "
+                                              "report (matched by fingerprint); the exit code counts only new ones"),
+                                     cl::value_desc("file"), cl::sub(LintCmd), cl::cat(Category));
+static cl::opt<std::string> WriteBaseline("write-baseline",
+                                          cl::desc("Write every finding of this run to FILE (JSON) for --baseline"),
+                                          cl::value_desc("file"), cl::sub(LintCmd), cl::cat(Category));
+static cl::opt<bool> Progress("progress", cl::desc("Show a progress line on stderr (default: when it is a terminal)"),
+                              cl::init(true), cl::sub(LintCmd), cl::cat(Category));
 
 namespace {
 
@@ -65,59 +88,6 @@ FlagOptions flagOptions(const std::optional<std::vector<std::string>> &compileFl
   f.userFlags = compileFlags;
   f.gpuArch = GpuArch;
   return f;
-}
-
-bool hasGlobChars(StringRef s) { return s.find_first_of("*?[") != StringRef::npos; }
-
-void collectDir(StringRef dir, std::vector<std::string> &out, std::error_code &ec) {
-  for (sys::fs::recursive_directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec)) {
-    StringRef name = sys::path::filename(it->path());
-    if (it->type() == sys::fs::file_type::directory_file && name.starts_with(".")) {
-      it.no_push();
-      continue;
-    }
-    if (isCudaSourcePath(it->path())) out.push_back(it->path());
-  }
-}
-
-// Files, directories (recursively, .cu/.cuh) and globs. Missing inputs are
-// returned as errors so every other file is still analysed.
-void expandInputs(const std::vector<std::string> &inputs, std::vector<std::string> &files,
-                  std::vector<std::string> &errors) {
-  for (const std::string &in : inputs) {
-    if (hasGlobChars(in)) {
-      // The directory part before the first glob character is walked.
-      size_t g = in.find_first_of("*?[");
-      size_t slash = in.rfind('/', g);
-      std::string base = slash == std::string::npos ? "." : in.substr(0, slash == 0 ? 1 : slash);
-      auto pattern = GlobPattern::create(in);
-      if (!pattern) {
-        errors.push_back(in + ": invalid glob: " + toString(pattern.takeError()));
-        continue;
-      }
-      std::vector<std::string> candidates;
-      std::error_code ec;
-      for (sys::fs::recursive_directory_iterator it(base, ec), end; it != end && !ec; it.increment(ec)) {
-        std::string p = it->path();
-        if (base == "." && StringRef(p).starts_with("./") && !StringRef(in).starts_with("./")) p = p.substr(2);
-        if (it->type() != sys::fs::file_type::directory_file && pattern->match(p)) candidates.push_back(it->path());
-      }
-      if (candidates.empty()) errors.push_back(in + ": no files match");
-      std::sort(candidates.begin(), candidates.end());
-      files.insert(files.end(), candidates.begin(), candidates.end());
-      continue;
-    }
-    if (sys::fs::is_directory(in)) {
-      std::vector<std::string> found;
-      std::error_code ec;
-      collectDir(in, found, ec);
-      if (ec) errors.push_back(in + ": " + ec.message());
-      std::sort(found.begin(), found.end());
-      files.insert(files.end(), found.begin(), found.end());
-      continue;
-    }
-    files.push_back(in); // checked (and reported) by the analysis
-  }
 }
 
 struct ConfigCache {
@@ -218,83 +188,192 @@ int runLint(const std::optional<std::vector<std::string>> &compileFlags) {
       return 2;
     }
   }
-  if (Inputs.empty()) {
-    errs() << "nestor lint: no input files (give files, directories or globs)\n";
+  if (Inputs.empty() && BuildPath.empty()) {
+    errs() << "nestor lint: no input files (give files, directories or globs, or -p DIR to lint the compile "
+              "database's files)\n";
     return 2;
   }
   if (!BuildPath.empty() && !sys::fs::is_directory(BuildPath)) {
     errs() << "nestor lint: -p " << BuildPath << ": not a directory\n";
     return 2;
   }
-  std::vector<std::string> files, inputErrors;
-  expandInputs(std::vector<std::string>(Inputs.begin(), Inputs.end()), files, inputErrors);
+  std::map<std::string, unsigned> baseline;
+  if (!Baseline.empty()) {
+    auto loaded = loadBaseline(Baseline);
+    if (!loaded) {
+      errs() << "nestor lint: " << toString(loaded.takeError()) << "\n";
+      return 2;
+    }
+    baseline = std::move(*loaded);
+  }
+  LintInputOptions inputOpts;
+  inputOpts.paths.assign(Inputs.begin(), Inputs.end());
+  inputOpts.databaseDir = BuildPath;
+  inputOpts.excludes.assign(Excludes.begin(), Excludes.end());
+  if (HeaderFilter.getNumOccurrences()) inputOpts.headerFilter = HeaderFilter.getValue();
+  inputOpts.flags = flagOptions(compileFlags);
+  LintInputs inputs = planLintInputs(inputOpts);
+  if (inputs.usageError) {
+    for (const std::string &e : inputs.errors) errs() << "nestor lint: " << e << "\n";
+    return 2;
+  }
+  const std::vector<LintTarget> &targets = inputs.targets;
+  const std::vector<std::string> &inputErrors = inputs.errors;
 
-  std::vector<FileResult> results(files.size());
+  std::vector<FileResult> results(targets.size());
   ConfigCache configs;
   std::atomic<bool> configError{false};
+  // A progress line on a terminal: "[12/302] src/k.cu", overwritten in place.
+  bool progress = Progress && targets.size() > 1 && sys::Process::StandardErrIsDisplayed();
+  std::mutex progressMu;
+  size_t done = 0;
   {
     unsigned threads = Jobs == 0 ? 0 : Jobs.getValue();
     DefaultThreadPool pool(threads == 0 ? hardware_concurrency() : hardware_concurrency(threads));
-    for (size_t i = 0; i < files.size(); ++i) {
+    for (size_t i = 0; i < targets.size(); ++i) {
       pool.async([&, i] {
         FileResult &r = results[i];
-        r.file = files[i];
-        auto cfg = configs.forFile(files[i]);
+        r.file = targets[i].file;
+        r.includer = targets[i].includer;
+        auto finish = [&] {
+          if (!progress) return;
+          std::lock_guard<std::mutex> l(progressMu);
+          ++done;
+          errs() << formatv("\r\033[K[{0}/{1}] {2}", done, targets.size(), targets[i].display);
+          errs().flush();
+        };
+        auto cfg = configs.forFile(r.file);
         if (auto *msg = std::get_if<std::string>(&cfg)) {
           r.error = *msg;
           configError = true;
+          finish();
           return;
         }
         AnalysisOptions opts;
         opts.flags = flagOptions(compileFlags);
-        auto tu = analyzeFile(files[i], opts);
+        opts.flags.includer = targets[i].includer;
+        auto tu = analyzeFile(r.file, opts);
         if (!tu) {
           r.error = toString(tu.takeError());
+          finish();
           return;
         }
         r.droppedFlags = (*tu)->model().droppedFlags;
         r.fallbackHeaders = (*tu)->model().usedFallbackCudaHeaders;
         r.findings = runRules(**tu, std::get<Config>(cfg));
+        finish();
       });
     }
     pool.wait();
+  }
+  if (progress) errs() << "\r\033[K";
+
+  std::string root = repositoryRoot(".");
+  for (FileResult &r : results) addFingerprints(r, root);
+  if (!WriteBaseline.empty()) {
+    std::error_code ec;
+    raw_fd_ostream out(WriteBaseline, ec, sys::fs::OF_Text);
+    if (ec) {
+      errs() << "nestor lint: --write-baseline " << WriteBaseline << ": " << ec.message() << "\n";
+      return 2;
+    }
+    json::Array filesJson;
+    size_t n = 0;
+    for (const FileResult &r : results) {
+      if (r.findings.empty()) continue;
+      json::Array fs;
+      for (size_t k = 0; k < r.findings.size(); ++k) {
+        json::Value v = toJSON(r.findings[k], relativePath(r.file, root));
+        v.getAsObject()->try_emplace("fingerprint", r.fingerprints[k]);
+        fs.push_back(std::move(v));
+        ++n;
+      }
+      filesJson.push_back(json::Object{{"file", relativePath(r.file, root)}, {"findings", std::move(fs)}});
+    }
+    out << formatv("{0:2}", json::Value(json::Object{{"version", 1}, {"files", std::move(filesJson)}})) << "\n";
+    // Every finding is in the baseline just written: none is new.
+    for (auto &r : results)
+      for (auto &fp : r.fingerprints) ++baseline[fp];
+    errs() << "nestor: wrote " << n << " finding" << (n == 1 ? "" : "s") << " to " << WriteBaseline << "\n";
+  }
+  // Findings in the baseline are dropped, each matching one entry.
+  size_t inBaseline = 0;
+  if (!Baseline.empty() || !WriteBaseline.empty()) {
+    for (FileResult &r : results) {
+      std::vector<Finding> kept;
+      std::vector<std::string> keptFps;
+      for (size_t k = 0; k < r.findings.size(); ++k) {
+        auto it = baseline.find(r.fingerprints[k]);
+        if (it != baseline.end() && it->second > 0) {
+          --it->second;
+          ++inBaseline;
+          continue;
+        }
+        kept.push_back(std::move(r.findings[k]));
+        keptFps.push_back(r.fingerprints[k]);
+      }
+      r.findings = std::move(kept);
+      r.fingerprints = std::move(keptFps);
+    }
   }
 
   int counts[3] = {0, 0, 0};
   bool anyError = !inputErrors.empty() || configError;
   bool fallbackNoted = false;
   for (const std::string &e : inputErrors) errs() << "error: " << e << "\n";
-  std::string root = repositoryRoot(".");
+  // Dropped flags: one note per run, each flag with the number of files.
+  std::map<std::string, size_t> dropped;
   for (const FileResult &r : results) {
     if (r.error) {
       anyError = true;
       if (Format == "text") errs() << "error: " << *r.error << "\n";
       continue;
     }
-    if (!r.droppedFlags.empty() && Format == "text")
-      errs() << "note: " << r.file << ": dropped flags clang does not take: " << join(r.droppedFlags, ", ") << "\n";
+    std::set<std::string> once(r.droppedFlags.begin(), r.droppedFlags.end());
+    for (const std::string &d : once) ++dropped[d];
     if (r.fallbackHeaders && !fallbackNoted) {
       errs() << "note: no CUDA toolkit found; parsing with clang's built-in CUDA declarations\n";
       fallbackNoted = true;
     }
     for (const Finding &f : r.findings) ++counts[int(f.severity)];
   }
+  if (!dropped.empty() && Format == "text") {
+    std::vector<std::string> parts;
+    for (auto &[flag, n] : dropped)
+      parts.push_back(results.size() == 1 ? flag : formatv("{0} ({1} file{2})", flag, n, n == 1 ? "" : "s").str());
+    errs() << "note: " << (results.size() == 1 ? targets[0].display + ": " : std::string())
+           << "dropped flags clang does not take: " << join(parts, ", ") << "\n";
+  }
+  if (inputs.excluded && Format == "text")
+    errs() << "note: " << inputs.excluded << " file" << (inputs.excluded == 1 ? "" : "s") << " skipped by --exclude\n";
+  if (inputs.notInDatabase && Format == "text")
+    errs() << "note: " << inputs.notInDatabase << " file" << (inputs.notInDatabase == 1 ? "" : "s")
+           << " without an entry in the compile database skipped (headers; --header-filter REGEX lints them in "
+              "their includer's context)\n";
 
   if (Format == "text") {
-    for (const FileResult &r : results)
-      for (const Finding &f : r.findings) outs() << formatText(f, r.file) << "\n";
+    for (size_t i = 0; i < results.size(); ++i)
+      for (const Finding &f : results[i].findings) outs() << formatText(f, targets[i].display) << "\n";
     outs().flush(); // the summary goes to stderr, after the findings
     size_t total = counts[0] + counts[1] + counts[2];
-    errs() << formatv("nestor: {0} finding{1} ({2} error{3}, {4} warning{5}, {6} note{7}) in {8} file{9}\n", total,
+    errs() << formatv("nestor: {0} {10}finding{1} ({2} error{3}, {4} warning{5}, {6} note{7}) in {8} file{9}", total,
                       total == 1 ? "" : "s", counts[2], counts[2] == 1 ? "" : "s", counts[1], counts[1] == 1 ? "" : "s",
-                      counts[0], counts[0] == 1 ? "" : "s", results.size(), results.size() == 1 ? "" : "s");
+                      counts[0], counts[0] == 1 ? "" : "s", results.size(), results.size() == 1 ? "" : "s",
+                      Baseline.empty() && WriteBaseline.empty() ? "" : "new ");
+    if (!Baseline.empty() || !WriteBaseline.empty()) errs() << formatv(", {0} in the baseline", inBaseline);
+    errs() << "\n";
   } else if (Format == "json") {
     json::Array filesJson;
     for (const FileResult &r : results) {
       json::Array fs;
-      for (const Finding &f : r.findings) fs.push_back(toJSON(f, relativePath(r.file, root)));
+      for (size_t k = 0; k < r.findings.size(); ++k) {
+        json::Value v = toJSON(r.findings[k], relativePath(r.file, root));
+        v.getAsObject()->try_emplace("fingerprint", r.fingerprints[k]);
+        fs.push_back(std::move(v));
+      }
       json::Object o{{"file", relativePath(r.file, root)}, {"findings", std::move(fs)}};
       if (r.error) o["error"] = *r.error;
+      if (!r.includer.empty()) o["includer"] = relativePath(r.includer, root);
       json::Array dropped;
       for (auto &d : r.droppedFlags) dropped.push_back(d);
       o["dropped_flags"] = std::move(dropped);
@@ -302,14 +381,22 @@ int runLint(const std::optional<std::vector<std::string>> &compileFlags) {
     }
     json::Array errorsJson;
     for (auto &e : inputErrors) errorsJson.push_back(e);
-    outs() << formatv("{0:2}", json::Value(json::Object{
-                                   {"version", 1},
-                                   {"files", std::move(filesJson)},
-                                   {"errors", std::move(errorsJson)},
-                                   {"summary", json::Object{{"error", counts[2]}, {"warning", counts[1]}, {"note", counts[0]}}}}))
+    json::Object summary{{"error", counts[2]}, {"warning", counts[1]}, {"note", counts[0]}};
+    if (!Baseline.empty() || !WriteBaseline.empty()) summary["in_baseline"] = int64_t(inBaseline);
+    outs() << formatv("{0:2}", json::Value(json::Object{{"version", 1},
+                                                        {"files", std::move(filesJson)},
+                                                        {"errors", std::move(errorsJson)},
+                                                        {"summary", std::move(summary)}}))
            << "\n";
   } else {
-    outs() << formatv("{0:2}", toSarif(results, root)) << "\n";
+    json::Value sarif = toSarif(results, root);
+    // With a baseline every result shown is new (SARIF baselineState).
+    if (!Baseline.empty() || !WriteBaseline.empty())
+      if (auto *runs = sarif.getAsObject()->getArray("runs"))
+        for (auto &run : *runs)
+          if (auto *res = run.getAsObject()->getArray("results"))
+            for (auto &r : *res) r.getAsObject()->try_emplace("baselineState", "new");
+    outs() << formatv("{0:2}", sarif) << "\n";
   }
 
   if (anyError) return 2;
@@ -363,7 +450,7 @@ int run(int argc, const char *const *argv, const std::optional<std::vector<std::
     return 2;
   }
   if (RuntimeDir) {
-    outs() << NESTOR_RUNTIME_INCLUDE_DIR << "\n";
+    outs() << runtimeIncludeDir() << "\n";
     return 0;
   }
   if (AnalyzeCmd) return runAnalyze(compileFlags);

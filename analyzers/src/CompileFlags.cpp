@@ -9,6 +9,12 @@
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+#include <cstdio>
+#include <set>
+#include <unistd.h>
 
 namespace nestor {
 
@@ -272,12 +278,28 @@ CompileCommand finish(const std::string &file, std::vector<std::string> flags,
   if (!hasRdc) cc.args.push_back("-fgpu-rdc");
   // Rewritten code includes <nestor/...cuh>: analysing it again (rewrite
   // chains, the editor after a rewrite) needs the runtime headers.
-  if (llvm::sys::fs::is_directory(NESTOR_RUNTIME_INCLUDE_DIR)) {
+  if (std::string runtime = runtimeIncludeDir(); llvm::sys::fs::is_directory(runtime)) {
     cc.args.push_back("-isystem");
-    cc.args.push_back(NESTOR_RUNTIME_INCLUDE_DIR);
+    cc.args.push_back(runtime);
   }
   cc.args.push_back("-Wno-unknown-cuda-version");
   cc.args.push_back("-ferror-limit=0");
+  for (size_t i = 0; i < flags.size(); ++i) {
+    llvm::StringRef s(flags[i]);
+    std::string dir;
+    for (llvm::StringRef opt : {"-I", "-iquote", "-isystem"}) {
+      if (s == opt && i + 1 < flags.size()) dir = flags[i + 1];
+      else if (s.starts_with(opt) && s.size() > opt.size() && (opt == "-I" || s[opt.size()] != '=')) dir = s.drop_front(opt.size()).str();
+      if (!dir.empty()) break;
+    }
+    if (dir.empty()) continue;
+    llvm::SmallString<256> p(dir);
+    if (!llvm::sys::path::is_absolute(p) && !cc.directory.empty()) {
+      p = cc.directory;
+      llvm::sys::path::append(p, dir);
+    }
+    cc.includeDirs.push_back(std::string(p));
+  }
   for (auto &f : flags) cc.args.push_back(std::move(f));
   cc.args.push_back(file);
   return cc;
@@ -298,6 +320,76 @@ std::optional<std::string> findDatabaseDirUpwards(const std::string &file) {
     llvm::StringRef parent = llvm::sys::path::parent_path(dir);
     if (parent == dir) break;
     dir = parent;
+  }
+  return std::nullopt;
+}
+
+// When `includer` #includes `file` directly after other code, that code
+// (its text up to the #include line) in a file of its own, for -include: the
+// file is then parsed with what the includer declared before it, as in the
+// build. Written once per content under the temporary directory; nullopt
+// when the #include is not found or nothing but blank lines precedes it.
+std::optional<std::string> includerPrefix(const std::string &includer, const std::string &file,
+                                          const std::vector<std::string> &flags) {
+  auto buf = llvm::MemoryBuffer::getFile(includer, /*IsText=*/true);
+  if (!buf) return std::nullopt;
+  std::vector<std::string> dirs{llvm::sys::path::parent_path(includer).str()};
+  for (size_t i = 0; i < flags.size(); ++i) {
+    llvm::StringRef f(flags[i]);
+    if ((f == "-I" || f == "-iquote" || f == "-isystem") && i + 1 < flags.size()) dirs.push_back(flags[i + 1]);
+    else if (f.starts_with("-I") && f.size() > 2) dirs.push_back(f.drop_front(2).str());
+  }
+  auto sameFile = [](llvm::StringRef a, llvm::StringRef b) {
+    llvm::sys::fs::UniqueID ua, ub;
+    return !llvm::sys::fs::getUniqueID(a, ua) && !llvm::sys::fs::getUniqueID(b, ub) && ua == ub;
+  };
+  llvm::StringRef text = (*buf)->getBuffer();
+  size_t lineStart = 0;
+  while (lineStart < text.size()) {
+    size_t nl = text.find('\n', lineStart);
+    llvm::StringRef line = text.slice(lineStart, nl == llvm::StringRef::npos ? text.size() : nl).ltrim();
+    if (line.consume_front("#") && (line = line.ltrim()).consume_front("include")) {
+      line = line.ltrim();
+      char close = line.starts_with("\"") ? '"' : line.starts_with("<") ? '>' : 0;
+      size_t end = close ? line.find(close, 1) : llvm::StringRef::npos;
+      if (end != llvm::StringRef::npos) {
+        llvm::StringRef name = line.slice(1, end);
+        for (const std::string &d : dirs) {
+          llvm::SmallString<256> p(d);
+          llvm::sys::path::append(p, name);
+          if (!sameFile(p, file)) continue;
+          llvm::StringRef prefix = text.take_front(lineStart);
+          if (prefix.trim().empty()) return std::nullopt;
+          llvm::SmallString<128> dir;
+          llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, dir);
+          llvm::sys::path::append(dir, "nestor-" + std::to_string(::getuid()), "includer-prefix");
+          if (llvm::sys::fs::create_directories(dir)) return std::nullopt;
+          char hash[17];
+          std::snprintf(hash, sizeof hash, "%016llx",
+                        (unsigned long long)llvm::xxh3_64bits(includer + "\n" + prefix.str()));
+          llvm::SmallString<256> out(dir);
+          llvm::sys::path::append(out, llvm::sys::path::stem(includer) + "-" + hash + ".h");
+          if (llvm::sys::fs::exists(out)) return std::string(out);
+          // A unique name, then rename: parallel parses may write it at once.
+          llvm::SmallString<256> tmp;
+          int fd;
+          if (llvm::sys::fs::createUniqueFile(out + ".%%%%%%", fd, tmp)) return std::nullopt;
+          {
+            llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+            os << "// The text of " << includer << " before its #include of " << file
+               << " (Nestor: the includer's context).\n"
+               << prefix;
+          }
+          if (llvm::sys::fs::rename(tmp, out)) {
+            llvm::sys::fs::remove(tmp);
+            return std::nullopt;
+          }
+          return std::string(out);
+        }
+      }
+    }
+    if (nl == llvm::StringRef::npos) break;
+    lineStart = nl + 1;
   }
   return std::nullopt;
 }
@@ -325,20 +417,31 @@ llvm::Expected<CompileCommand> compileCommandFor(const std::string &file, const 
       llvm::SmallString<256> abs(file);
       llvm::sys::fs::make_absolute(abs);
       auto cmds = db->getCompileCommands(abs);
+      // A header (or a .cu a wrapper includes) has no entry of its own: the
+      // command of a database file that includes it, as clangd does.
+      std::string includer;
+      if (cmds.empty() && !opts.includer.empty()) {
+        llvm::SmallString<256> inc(opts.includer);
+        llvm::sys::fs::make_absolute(inc);
+        cmds = db->getCompileCommands(inc);
+        if (!cmds.empty()) includer = std::string(inc);
+      }
       if (!cmds.empty()) {
         const auto &cmd = cmds.front();
+        llvm::StringRef ownName = includer.empty() ? llvm::StringRef(file) : llvm::StringRef(includer);
         auto words = expandResponseFiles(
             std::vector<std::string>(cmd.CommandLine.begin() + std::min<size_t>(1, cmd.CommandLine.size()),
                                      cmd.CommandLine.end()),
             cmd.Directory);
         if (!words)
           return llvm::createStringError("compile database %s, command of %s: %s", dbFile.c_str(),
-                                         abs.c_str(), llvm::toString(words.takeError()).c_str());
+                                         includer.empty() ? abs.c_str() : includer.c_str(),
+                                         llvm::toString(words.takeError()).c_str());
         std::vector<std::string> raw;
         // Drop every mention of the input file (the driver is gone already).
         for (const std::string &w : *words) {
           llvm::StringRef a(w);
-          if (a == cmd.Filename || llvm::sys::path::filename(a) == llvm::sys::path::filename(file)) continue;
+          if (a == cmd.Filename || llvm::sys::path::filename(a) == llvm::sys::path::filename(ownName)) continue;
           raw.push_back(w);
         }
         std::vector<std::string> dropped;
@@ -352,8 +455,21 @@ llvm::Expected<CompileCommand> compileCommandFor(const std::string &file, const 
             f = "-I" + std::string(p);
           }
         }
-        return finish(std::string(abs), std::move(flags), std::move(dropped),
-                      "compile_commands.json in " + *dbDir, cmd.Directory, opts);
+        std::string origin = "compile_commands.json in " + *dbDir;
+        if (!includer.empty()) {
+          origin += " (the command of " + includer + ", which includes it)";
+          if (auto prefix = includerPrefix(includer, std::string(abs), flags)) {
+            // What the includer declares before its #include of this file
+            // (Rodinia's kernels use the wrapper's types and macros).
+            flags.push_back("-iquote");
+            flags.push_back(llvm::sys::path::parent_path(includer).str());
+            flags.push_back("-include");
+            flags.push_back(*prefix);
+          }
+        }
+        CompileCommand cc = finish(std::string(abs), std::move(flags), std::move(dropped), origin, cmd.Directory, opts);
+        cc.includer = includer;
+        return cc;
       }
       // The file is not in the database: flags after `--` or defaults, like clangd.
     }
@@ -366,6 +482,55 @@ llvm::Expected<CompileCommand> compileCommandFor(const std::string &file, const 
     return finish(file, std::move(flags), std::move(dropped), "flags after --", "", opts);
   }
   return finish(file, {}, {}, "default flags", "", opts);
+}
+
+llvm::Expected<std::vector<std::string>> databaseFiles(const std::string &dir) {
+  llvm::SmallString<256> dbFile(dir);
+  llvm::sys::path::append(dbFile, "compile_commands.json");
+  if (!llvm::sys::fs::exists(dbFile)) return llvm::createStringError("no compile_commands.json in '%s'", dir.c_str());
+  std::string error;
+  auto db = clang::tooling::JSONCompilationDatabase::loadFromFile(dbFile, error,
+                                                                  clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  if (!db) return llvm::createStringError("malformed compile database %s: %s", dbFile.c_str(), error.c_str());
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const auto &cmd : db->getAllCompileCommands()) {
+    llvm::SmallString<256> p(cmd.Filename);
+    if (!llvm::sys::path::is_absolute(p)) {
+      p = cmd.Directory;
+      llvm::sys::path::append(p, cmd.Filename);
+    }
+    llvm::sys::path::remove_dots(p, true);
+    if (seen.insert(std::string(p)).second) out.push_back(std::string(p));
+  }
+  return out;
+}
+
+namespace {
+// BIN/../SUB when it holds `probe`, for an installed nestor.
+std::optional<std::string> besideExecutable(llvm::StringRef sub, llvm::StringRef probe) {
+  static int anchor;
+  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, &anchor);
+  if (exe.empty()) return std::nullopt;
+  llvm::SmallString<256> dir(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
+  llvm::sys::path::append(dir, sub);
+  llvm::SmallString<256> p(dir);
+  llvm::sys::path::append(p, probe);
+  if (llvm::sys::fs::exists(p)) return std::string(dir);
+  return std::nullopt;
+}
+} // namespace
+
+std::string runtimeIncludeDir() {
+  if (auto env = llvm::sys::Process::GetEnv("NESTOR_RUNTIME_DIR"); env && !env->empty()) return *env;
+  if (auto dir = besideExecutable(NESTOR_INSTALL_INCLUDE_SUBDIR, "nestor/dp.cuh")) return *dir;
+  return NESTOR_RUNTIME_INCLUDE_DIR;
+}
+
+std::string docsDir() {
+  if (auto env = llvm::sys::Process::GetEnv("NESTOR_DOCS_DIR"); env && !env->empty()) return *env;
+  if (auto dir = besideExecutable(NESTOR_INSTALL_DOCS_SUBDIR, "rules/README.md")) return *dir;
+  return NESTOR_DOCS_DIR;
 }
 
 const char *fallbackCudaHeaderPath() { return "/nestor-builtin/nestor_cuda_fallback.h"; }

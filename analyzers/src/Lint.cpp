@@ -46,6 +46,82 @@ bool lineSuppresses(llvm::StringRef line, const std::string &rule) {
 }
 } // namespace
 
+// The fingerprint's hash part: rule, path, the flagged line's text with runs
+// of whitespace collapsed to one space.
+static std::string fingerprintText(llvm::StringRef fileText, const Finding &f, const std::string &rel, unsigned occurrence) {
+  std::string norm;
+  for (char c : lineOf(fileText, f.span.begin.line).trim()) {
+    if (llvm::isSpace(c)) {
+      if (!norm.empty() && norm.back() != ' ') norm += ' ';
+    } else {
+      norm += c;
+    }
+  }
+  uint64_t h = llvm::xxh3_64bits(f.ruleId + '\0' + rel + '\0' + norm);
+  std::string hex = llvm::utohexstr(h, /*LowerCase=*/true);
+  return std::string(16 - std::min<size_t>(16, hex.size()), '0') + hex + ":" + std::to_string(occurrence);
+}
+
+void addFingerprints(FileResult &r, const std::string &root) {
+  r.fingerprints.clear();
+  std::string text;
+  if (auto buf = llvm::MemoryBuffer::getFile(r.file)) text = (*buf)->getBuffer().str();
+  std::string rel = relativePath(r.file, root);
+  std::map<std::string, unsigned> seen;
+  for (const Finding &f : r.findings) {
+    std::string base = fingerprintText(text, f, rel, 0);
+    base.resize(base.size() - 2); // without ":0"
+    unsigned n = seen[base]++;
+    r.fingerprints.push_back(base + ":" + std::to_string(n));
+  }
+}
+
+llvm::Expected<std::map<std::string, unsigned>> loadBaseline(const std::string &path) {
+  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buf)
+    return llvm::createStringError("baseline %s: cannot read: %s", path.c_str(), buf.getError().message().c_str());
+  auto v = llvm::json::parse((*buf)->getBuffer());
+  if (!v) return llvm::createStringError("baseline %s: not JSON: %s", path.c_str(), llvm::toString(v.takeError()).c_str());
+  std::map<std::string, unsigned> out;
+  const Object *top = v->getAsObject();
+  auto missing = [&](const char *what) {
+    return llvm::createStringError("baseline %s: a %s without a Nestor fingerprint (write baselines with "
+                                   "--write-baseline, or --format json|sarif of this version)",
+                                   path.c_str(), what);
+  };
+  if (top && top->getArray("runs")) {
+    for (const Value &run : *top->getArray("runs")) {
+      const Object *ro = run.getAsObject();
+      const Array *results = ro ? ro->getArray("results") : nullptr;
+      if (!results) continue;
+      for (const Value &res : *results) {
+        const Object *o = res.getAsObject();
+        const Object *fp = o ? o->getObject("partialFingerprints") : nullptr;
+        auto s = fp ? fp->getString("nestor/v1") : std::nullopt;
+        if (!s) return missing("SARIF result");
+        ++out[s->str()];
+      }
+    }
+    return out;
+  }
+  if (top && top->getArray("files")) {
+    for (const Value &file : *top->getArray("files")) {
+      const Object *fo = file.getAsObject();
+      const Array *findings = fo ? fo->getArray("findings") : nullptr;
+      if (!findings) continue;
+      for (const Value &fv : *findings) {
+        const Object *o = fv.getAsObject();
+        auto s = o ? o->getString("fingerprint") : std::nullopt;
+        if (!s) return missing("finding");
+        ++out[s->str()];
+      }
+    }
+    return out;
+  }
+  return llvm::createStringError("baseline %s: neither a SARIF log (\"runs\") nor a nestor lint JSON report (\"files\")",
+                                 path.c_str());
+}
+
 bool isSuppressed(llvm::StringRef text, const Finding &f) {
   unsigned line = f.span.begin.line;
   if (line == 0) return false;
@@ -187,7 +263,8 @@ Value toSarif(const std::vector<FileResult> &results, const std::string &root) {
       continue;
     }
     std::string text;
-    if (auto buf = llvm::MemoryBuffer::getFile(fr.file)) text = (*buf)->getBuffer().str();
+    if (fr.fingerprints.size() != fr.findings.size())
+      if (auto buf = llvm::MemoryBuffer::getFile(fr.file)) text = (*buf)->getBuffer().str();
     for (const Finding &f : fr.findings) {
       auto loc = [&](const SourceSpan &s) {
         Object region{{"startLine", std::max(1u, s.begin.line)}, {"startColumn", std::max(1u, s.begin.column)}};
@@ -210,14 +287,14 @@ Value toSarif(const std::vector<FileResult> &results, const std::string &root) {
         related.push_back(std::move(rl));
       }
       // Fingerprint: rule, file and the text of the line, so it survives edits elsewhere.
-      std::string lineText = lineOf(text, f.span.begin.line).trim().str();
-      uint64_t h = llvm::xxh3_64bits(f.ruleId + "\n" + rel + "\n" + lineText);
+      size_t index = size_t(&f - fr.findings.data());
+      std::string fingerprint = index < fr.fingerprints.size() ? fr.fingerprints[index] : fingerprintText(text, f, rel, 0);
       Object res{{"ruleId", f.ruleId},
                  {"ruleIndex", ruleIndex[f.ruleId]},
                  {"level", sarifLevel(f.severity)},
                  {"message", Object{{"text", f.message}}},
                  {"locations", std::move(locations)},
-                 {"partialFingerprints", Object{{"nestorLineHash/v1", llvm::utohexstr(h, true)}}}};
+                 {"partialFingerprints", Object{{"nestor/v1", fingerprint}}}};
       if (!related.empty()) res["relatedLocations"] = std::move(related);
       sarifResults.push_back(std::move(res));
     }

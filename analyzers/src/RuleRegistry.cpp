@@ -1,4 +1,5 @@
 #include "nestor/Rule.h"
+#include "nestor/CompileFlags.h"
 
 #include "llvm/Support/Process.h"
 
@@ -25,10 +26,9 @@ const Rule *findRule(const std::string &id) {
 }
 
 std::string ruleDocUrl(const std::string &id) {
-  // Installed docs win; the source tree's docs serve a build tree.
-  std::string dir = NESTOR_DOCS_DIR;
-  if (auto env = llvm::sys::Process::GetEnv("NESTOR_DOCS_DIR")) dir = *env;
-  return "file://" + dir + "/rules/" + id + ".md";
+  // Installed docs (BIN/../share/doc/nestor) win; the source tree's docs
+  // serve a build tree (docsDir()).
+  return "file://" + docsDir() + "/rules/" + id + ".md";
 }
 
 } // namespace nestor

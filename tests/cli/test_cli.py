@@ -247,10 +247,10 @@ class Formats(Workspace):
             self.assertIn(r["level"], ("note", "warning", "error"))
             self.assertTrue(r["partialFingerprints"])
         # Fingerprints survive an edit above the finding.
-        before = {r["partialFingerprints"]["nestorLineHash/v1"] for r in results}
+        before = {r["partialFingerprints"]["nestor/v1"] for r in results}
         self.write("src/tmv.cu", "// a new first line\n" + TMV)
         log2 = json.loads(run("lint", "--format", "sarif", "src", cwd=self.dir)[1])
-        after = {r["partialFingerprints"]["nestorLineHash/v1"] for r in log2["runs"][0]["results"]}
+        after = {r["partialFingerprints"]["nestor/v1"] for r in log2["runs"][0]["results"]}
         self.assertEqual(before, after)
 
 

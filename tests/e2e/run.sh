@@ -4,7 +4,8 @@
 #
 #   NESTOR_BIN=/path/to/nestor tests/e2e/run.sh
 #
-# Packages editors/vscode into a .vsix, installs it into a fresh code-server
+# Packages editors/vscode into a .vsix with scripts/package-vsix (what
+# `make vsix` runs; NESTOR_VSIX=FILE installs a given one instead), installs it into a fresh code-server
 # profile whose settings point nestor.server.path at $NESTOR_BIN, opens a copy
 # of tests/e2e/workspace/ and, in the browser: waits for a squiggle in tmv.cu,
 # checks the hover on the `#pragma np` line of pragma.cu, applies the quick fix
@@ -13,7 +14,10 @@
 # Exit: 0 passed, 1 failed, 77 skipped (no NESTOR_BIN, or scripts/install-e2e-deps not run).
 # Dependencies: scripts/install-e2e-deps. Optional: NESTOR_E2E_PROFILE=1 also
 # clicks the "Profile variants" code lens and checks the report webview;
-# NESTOR_E2E_KEEP=1 keeps the temporary profile directory.
+# NESTOR_E2E_KEEP=1 keeps the temporary profile directory. NESTOR_E2E_BUNDLE=1
+# packages $NESTOR_BIN inside the .vsix (scripts/package-vsix --bundle) and
+# leaves nestor.server.path unset, so the extension must find the binary next
+# to itself (nestor is kept off code-server's PATH).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -69,12 +73,18 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-echo "e2e: packaging the extension"
-(
-  cd "$repo/editors/vscode"
-  if [ ! -d node_modules ]; then npm ci --no-audit --no-fund >"$out/npm-ci.log" 2>&1 || { cat "$out/npm-ci.log" >&2; exit 1; }; fi
-  npm run package -- --out "$work/nestor.vsix" >"$out/package.log" 2>&1 || { cat "$out/package.log" >&2; exit 1; }
-) || fail "packaging editors/vscode failed (log: $out/package.log)"
+# The .vsix is the one `make vsix` makes (scripts/package-vsix), or a given one.
+if [ -n "${NESTOR_VSIX:-}" ]; then
+  [ -f "$NESTOR_VSIX" ] || fail "NESTOR_VSIX=$NESTOR_VSIX is not a file"
+  echo "e2e: using $NESTOR_VSIX"
+  cp "$NESTOR_VSIX" "$work/nestor.vsix"
+else
+  echo "e2e: packaging the extension (scripts/package-vsix, as make vsix does)"
+  bundle=()
+  if [ "${NESTOR_E2E_BUNDLE:-0}" = 1 ]; then bundle=(--bundle "$nestor_bin"); fi
+  "$repo/scripts/package-vsix" --out "$work/nestor.vsix" "${bundle[@]}" >"$out/package.log" 2>&1 \
+    || { cat "$out/package.log" >&2; fail "scripts/package-vsix failed (log: $out/package.log)"; }
+fi
 
 echo "e2e: installing the .vsix into a fresh code-server profile"
 mkdir -p "$work/user-data/User" "$work/user-data/Machine" "$work/extensions"
@@ -89,7 +99,7 @@ cp -r "$here/workspace" "$work/workspace"
   const fs = require("fs");
   const settings = {
     "security.workspace.trust.enabled": false,
-    "nestor.server.path": process.argv[2],
+    ...(process.argv[2] ? { "nestor.server.path": process.argv[2] } : {}),
     "workbench.startupEditor": "none",
     "workbench.tips.enabled": false,
     "workbench.enableExperiments": false,
@@ -112,15 +122,24 @@ cp -r "$here/workspace" "$work/workspace"
   // extension host is "remote", and it reads such settings from the Machine
   // settings, not from the (browser-side) User settings.
   fs.writeFileSync(process.argv[1] + "/Machine/settings.json",
-    JSON.stringify({ "nestor.server.path": process.argv[2] }, null, 2));
-' "$work/user-data" "$nestor_bin"
+    JSON.stringify(process.argv[2] ? { "nestor.server.path": process.argv[2] } : {}, null, 2));
+' "$work/user-data" "$([ "${NESTOR_E2E_BUNDLE:-0}" = 1 ] || echo "$nestor_bin")"
 
 port="$("$node24" -e '
   const s = require("net").createServer();
   s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });
 ')"
 echo "e2e: starting code-server on 127.0.0.1:$port"
-setsid "$node24" "$cs_entry" --auth none --bind-addr "127.0.0.1:$port" \
+cs_path="$PATH"
+if [ "${NESTOR_E2E_BUNDLE:-0}" = 1 ]; then
+  # No nestor on code-server's PATH: only the one inside the extension.
+  cs_path=""
+  IFS=: read -r -a path_dirs <<<"$PATH"
+  for d in "${path_dirs[@]}"; do
+    if [ -n "$d" ] && [ ! -x "$d/nestor" ]; then cs_path="${cs_path:+$cs_path:}$d"; fi
+  done
+fi
+PATH="$cs_path" setsid "$node24" "$cs_entry" --auth none --bind-addr "127.0.0.1:$port" \
   --user-data-dir "$work/user-data" --extensions-dir "$work/extensions" \
   --disable-telemetry --disable-update-check --disable-workspace-trust --disable-getting-started-override \
   "$work/workspace" >"$out/code-server.log" 2>&1 &
@@ -140,11 +159,18 @@ E2E_URL="http://127.0.0.1:$port/?folder=$work/workspace" E2E_OUT="$out" E2E_WORK
   "$node24" "$here/e2e.cjs"
 rc=$?
 set -e
+nestor_log="$(find "$work/user-data/logs" -name '*-Nestor.log' 2>/dev/null | head -1)"
+if [ $rc -eq 0 ] && [ "${NESTOR_E2E_BUNDLE:-0}" = 1 ]; then
+  # The server that ran is the one next to the extension.
+  if ! grep -q "/bin/nestor (from extension)" "$nestor_log" 2>/dev/null; then
+    echo "e2e: FAILED: the Nestor output does not say the bundled server started" >&2
+    rc=1
+  fi
+fi
 if [ $rc -eq 0 ]; then
   echo "e2e: 1 passed, 0 failed"
   exit 0
 fi
-nestor_log="$(find "$work/user-data/logs" -name '*-Nestor.log' 2>/dev/null | head -1)"
 if [ -n "$nestor_log" ]; then
   echo "e2e: last lines of the Nestor output channel:" >&2
   tail -15 "$nestor_log" | sed 's/^/  | /' >&2

@@ -20,6 +20,10 @@ struct FlagOptions {
   std::optional<std::vector<std::string>> userFlags; ///< flags after `--`
   std::string gpuArch = "sm_90";
   std::string cudaPath; ///< empty: $NESTOR_CUDA_PATH, $CUDA_PATH, /usr/local/cuda; "none": no toolkit
+  /// A file of the database that includes this one (directly or through other
+  /// headers): when the file has no entry of its own, it is parsed with this
+  /// file's command, as clangd does for headers ("the includer's context").
+  std::string includer;
 };
 
 struct CompileCommand {
@@ -28,6 +32,12 @@ struct CompileCommand {
   std::string origin;               ///< "compile_commands.json at DIR", "flags after --", "default flags"
   std::string directory;            ///< working directory of the command
   bool fallbackCudaHeaders = false; ///< no CUDA toolkit: clang's built-ins + our header
+  /// -I, -iquote and -isystem directories of the project's own flags (not the
+  /// ones Nestor adds), in order; relative ones against `directory`.
+  std::vector<std::string> includeDirs;
+  /// The database file whose command this is when it is not the file's own
+  /// (FlagOptions::includer); empty otherwise.
+  std::string includer;
 };
 
 /// Translates nvcc flags (without the compiler and input file) to clang flags.
@@ -47,6 +57,17 @@ std::string findCudaPath(const std::string &preferred);
 /// The compile command for `file`. Fails with a one-line message for an
 /// unreadable or malformed compile database.
 llvm::Expected<CompileCommand> compileCommandFor(const std::string &file, const FlagOptions &opts);
+
+/// The files of the compile_commands.json in `dir`, absolute, without
+/// duplicates, in the database's order. Fails with a one-line message for a
+/// missing or malformed database.
+llvm::Expected<std::vector<std::string>> databaseFiles(const std::string &dir);
+
+/// Where an installed `nestor` keeps its data, found relative to the running
+/// executable (BIN/../include, BIN/../share/doc/nestor); in a build tree, the
+/// source tree's directories. $NESTOR_RUNTIME_DIR / $NESTOR_DOCS_DIR override.
+std::string runtimeIncludeDir(); ///< the directory that holds nestor/*.cuh
+std::string docsDir();           ///< the directory that holds rules/<id>.md
 
 /// Path of the header used when no CUDA toolkit is found (kept in memory).
 const char *fallbackCudaHeaderPath();

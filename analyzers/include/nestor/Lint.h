@@ -7,6 +7,7 @@
 
 #include "llvm/Support/JSON.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,7 +31,23 @@ struct FileResult {
   std::optional<std::string> error;  ///< the file could not be analysed
   std::vector<std::string> droppedFlags;
   bool fallbackHeaders = false;
+  std::string includer;              ///< parsed with this database file's command (a header)
+  std::vector<std::string> fingerprints; ///< one per finding, once addFingerprints() ran
 };
+
+/// Fills `r.fingerprints`: for each finding, a hash of its rule id, its path
+/// relative to `root` and the text of its line with whitespace collapsed,
+/// then `:N`, its occurrence among the file's findings with the same hash
+/// (0, 1, ...). Moving the code to other lines keeps it; editing the flagged
+/// line changes it. The SARIF writer puts it in partialFingerprints
+/// ("nestor/v1"), the JSON writer in "fingerprint".
+void addFingerprints(FileResult &r, const std::string &root);
+
+/// The fingerprints in a saved Nestor report, SARIF (runs[].results[]
+/// .partialFingerprints["nestor/v1"]) or JSON (files[].findings[]
+/// .fingerprint), with their multiplicity. Fails with a one-line message for
+/// an unreadable file, malformed JSON, or a report without fingerprints.
+llvm::Expected<std::map<std::string, unsigned>> loadBaseline(const std::string &path);
 
 /// `file:line:col: warning: message [rule-id]`, GCC style.
 std::string formatText(const Finding &f, const std::string &displayPath);

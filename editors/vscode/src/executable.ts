@@ -36,3 +36,27 @@ export function checkExecutable(command: string, searchPath: string | undefined 
   }
   return { ok: false, reason: `"${command}" was not found on PATH` };
 }
+
+/**
+ * Where the server comes from when `nestor.server.path` is left at its default
+ * (the bare name `nestor`): `PATH` first, then a binary shipped inside the
+ * extension (`<extension>/bin/nestor`, what `scripts/package-vsix --bundle`
+ * puts there). A configured path or name is used as configured.
+ */
+export function findServer(
+  command: string,
+  opts: { isDefault: boolean; extensionPath?: string; searchPath?: string },
+): ExecutableCheck & { source?: 'settings' | 'PATH' | 'extension' } {
+  const onPath = checkExecutable(command, opts.searchPath);
+  if (!opts.isDefault) return { ...onPath, ...(onPath.ok ? { source: 'settings' as const } : {}) };
+  if (onPath.ok) return { ...onPath, source: 'PATH' };
+  if (opts.extensionPath) {
+    const bundled = path.join(opts.extensionPath, 'bin', process.platform === 'win32' ? 'nestor.exe' : 'nestor');
+    if (isExecutableFile(bundled)) return { ok: true, resolvedPath: bundled, source: 'extension' };
+    return {
+      ok: false,
+      reason: `"${command}" was not found on PATH nor in the extension (${path.join(opts.extensionPath, 'bin')})`,
+    };
+  }
+  return onPath;
+}

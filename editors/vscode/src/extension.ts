@@ -21,8 +21,8 @@ import {
   TransportKind,
   WorkDoneProgress,
 } from 'vscode-languageclient/node';
-import { configurationChangePayload, Environment, RawSettings, resolveSettings, ResolvedSettings, sameLaunch, ServerLaunch } from './config';
-import { checkExecutable } from './executable';
+import { configurationChangePayload, DEFAULT_SERVER_PATH, Environment, RawSettings, resolveSettings, ResolvedSettings, sameLaunch, ServerLaunch } from './config';
+import { findServer } from './executable';
 import { kernelAtOffset } from './kernels';
 import { parseProfileResult, renderReportHtml } from './report';
 
@@ -153,7 +153,10 @@ class NestorExtension implements vscode.Disposable {
   private async doStart(): Promise<void> {
     const settings = this.readSettings();
     this.launch = settings.launch;
-    const check = checkExecutable(settings.launch.command);
+    const check = findServer(settings.launch.command, {
+      isDefault: settings.launch.command === DEFAULT_SERVER_PATH,
+      extensionPath: this.context.extensionPath,
+    });
     if (!check.ok) {
       const msg = `Nestor: cannot start the language server: ${check.reason}. Set "nestor.server.path" to the nestor executable.`;
       this.log(msg);
@@ -166,8 +169,9 @@ class NestorExtension implements vscode.Disposable {
     }
 
     const folder = this.environment().workspaceFolder;
+    this.log(`server: ${check.resolvedPath} (from ${check.source ?? 'settings'})`);
     const serverOptions: ServerOptions = {
-      command: settings.launch.command,
+      command: check.resolvedPath,
       args: settings.launch.args,
       transport: TransportKind.stdio,
       options: folder ? { cwd: folder } : undefined,

@@ -9,6 +9,10 @@ nestor_rewrite_case(merge_path/spmv_csr.merge_path INPUT ${mp_loops_fx}/spmv_csr
 nestor_rewrite_case(merge_path/degree_gather.merge_path INPUT ${mp_loops_fx}/degree_gather.cu AT 9 APPLY merge-path ${mp_inc})
 nestor_rewrite_case(merge_path/helper_sum.merge_path INPUT ${mp_loops_fx}/helper_sum.cu AT 15 APPLY merge-path ${mp_inc})
 
+# The other guard form (`if (row < n) { loop; epilogue }`), 64-bit offsets,
+# a double max with a user epilogue (compile check only: no GPU program).
+nestor_rewrite_case(merge_path/guard_then.merge_path INPUT tests/fixtures/merge_path/guard_then.cu AT 10 APPLY merge-path)
+
 # Refusals, each naming the construct and its line.
 set(mp_tmpl_fx tests/fixtures/templates/refusals.cu)
 nestor_rewrite_refusal(merge_path.not_csr INPUT ${mp_tmpl_fx} AT 10 APPLY merge-path EXPECT "are not a CSR-like pair")

@@ -245,6 +245,34 @@ Plan check(const AnalyzedTU &tu, const RewriteTarget &t) {
     if (p->hasDefaultArg())
       return refuse("the parameter '" + p->getNameAsString() + "' has a default argument", spanOf(p->getSourceRange(), ctx));
   }
+  // The row index must be what the guard compared: none of its variables is
+  // written after its declaration.
+  std::set<const VarDecl *> qVars;
+  forEachNode(c.rowIndex, [&](const Stmt *s) {
+    if (auto *dr = dyn_cast<DeclRefExpr>(s))
+      if (auto *vd = dyn_cast<VarDecl>(dr->getDecl())) qVars.insert(vd);
+  });
+  {
+    const Stmt *writeAt = nullptr;
+    const VarDecl *writtenVar = nullptr;
+    forEachNode(body, [&](const Stmt *s) {
+      const Expr *lhs = nullptr;
+      if (auto *bo = dyn_cast<BinaryOperator>(s); bo && bo->isAssignmentOp()) lhs = bo->getLHS();
+      if (auto *uo = dyn_cast<UnaryOperator>(s); uo && (uo->isIncrementDecrementOp() || uo->getOpcode() == UO_AddrOf))
+        lhs = uo->getSubExpr();
+      if (auto *d = lhs ? dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts()) : nullptr)
+        if (auto *vd = dyn_cast<VarDecl>(d->getDecl()); vd && qVars.count(vd) && !writeAt) {
+          writeAt = s;
+          writtenVar = vd;
+        }
+    });
+    if (writeAt) {
+      SourceSpan sp = spanOf(writeAt, ctx);
+      return refuse("the row index's '" + writtenVar->getNameAsString() + "' is changed at " + lineOf(sp) +
+                        ": the guard would not bound the row the loop reads",
+                    sp);
+    }
+  }
   for (const ParmVarDecl *p : c.fd->parameters()) {
     bool written = false;
     forEachNode(body, [&](const Stmt *s) {

@@ -26,6 +26,8 @@ set(mp_fx tests/fixtures/merge_path/refusals.cu)
 nestor_rewrite_refusal(merge_path.no_guard INPUT ${mp_fx} AT 9 APPLY merge-path EXPECT "no guard `if (i < n)`")
 nestor_rewrite_refusal(merge_path.not_a_reduction INPUT ${mp_fx} AT 18 APPLY merge-path
   EXPECT "the loop is not a reduction merge-path can split")
+nestor_rewrite_refusal(merge_path.row_index_changed INPUT ${mp_fx} AT 36 APPLY merge-path
+  EXPECT "the row index's 'i' is changed at line 34")
 # A loop of independent iterations with stores (bfs's relaxation): not handled yet.
 nestor_rewrite_refusal(merge_path.for_each INPUT bench/graph/flat/bfs.cu AT 26 APPLY merge-path
   EXPECT "loops of independent iterations without a result are not handled yet")

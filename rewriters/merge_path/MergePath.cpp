@@ -147,6 +147,23 @@ Plan check(const AnalyzedTU &tu, const RewriteTarget &t) {
                       " (loops of independent iterations without a result are not handled yet)",
                   where);
   c.mr = *mr;
+  {
+    // The block scan moves partial values with warp shuffles: 32- or 64-bit
+    // integers, float or double.
+    const VarDecl *accVar = nullptr;
+    forEachNode(tu.loopStmt(l.id), [&](const Stmt *s) {
+      if (auto *dr = dyn_cast<DeclRefExpr>(s); dr && !accVar)
+        if (auto *vd = dyn_cast<VarDecl>(dr->getDecl()); vd && vd->getNameAsString() == mr->acc) accVar = vd;
+    });
+    QualType at = accVar ? accVar->getType().getCanonicalType().getUnqualifiedType() : QualType();
+    const bool shuffles = !at.isNull() && !at->isBooleanType() &&
+                          ((at->isIntegerType() && ctx.getTypeSize(at) >= 32) || at->isSpecificBuiltinType(BuiltinType::Float) ||
+                           at->isSpecificBuiltinType(BuiltinType::Double));
+    if (!shuffles)
+      return refuse("the accumulator '" + mr->acc + "' is a " + mr->accType +
+                        ": the merge kernel's scan moves 32- or 64-bit integers, float or double",
+                    l.bodySpan);
+  }
   // The model must prove the reduction (the matcher reads the syntax).
   bool proven = false;
   for (const Reduction &r : l.reductions) proven |= r.var == mr->acc && r.op == mr->op;

@@ -28,6 +28,8 @@ nestor_rewrite_refusal(merge_path.not_a_reduction INPUT ${mp_fx} AT 18 APPLY mer
   EXPECT "the loop is not a reduction merge-path can split")
 nestor_rewrite_refusal(merge_path.row_index_changed INPUT ${mp_fx} AT 36 APPLY merge-path
   EXPECT "the row index's 'i' is changed at line 34")
+nestor_rewrite_refusal(merge_path.bool_accumulator INPUT ${mp_fx} AT 49 APPLY merge-path
+  EXPECT "the accumulator 'any' is a bool")
 # A loop of independent iterations with stores (bfs's relaxation): not handled yet.
 nestor_rewrite_refusal(merge_path.for_each INPUT bench/graph/flat/bfs.cu AT 26 APPLY merge-path
   EXPECT "loops of independent iterations without a result are not handled yet")

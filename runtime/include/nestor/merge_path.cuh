@@ -1,0 +1,313 @@
+// Merge-path split of a CSR-like loop (Merrill and Garland, "Merge-based
+// Parallel Sparse Matrix-Vector Multiplication", SC'16): the work of the
+// irregular loops of a one-thread-per-row kernel is split evenly by
+// *iterations*, not by rows.
+//
+// The n rows and their nnz iterations form a merge path of n + nnz steps
+// ("diagonals"): the row-end offsets P[1..n] merged with the iteration
+// indices P[0] .. P[n]-1. Row r's iterations are the diagonals
+// r + P[r] - P[0] .. r + P[r+1] - P[0] - 1, its end the diagonal r + P[r+1] - P[0].
+//
+//   merge pass   a persistent grid of G blocks (SM count x resident blocks):
+//                block b owns the diagonals [b*D, (b+1)*D), D = ceil((n + nnz) / G).
+//                A block-wide k-ary search on P finds where its range starts;
+//                it then walks it in chunks of kBlock * kItems diagonals: the
+//                chunk's row ends are staged in shared memory, its iterations'
+//                values f(i) computed with coalesced loads into shared memory,
+//                and each thread consumes kItems diagonals. A row that ends in
+//                the block gets its value there (the part before the thread,
+//                from a segmented scan over the block's threads, combined in a
+//                fixed order); the part of the row the block holds when its
+//                range ends is the block's carry-out.
+//   row pass     the original kernel, whose loop is replaced by
+//                row_result(P[q], P[q+1], q): the row's value from the merge
+//                pass, combined with the carry-outs of the blocks the row
+//                crossed, in block order.
+//
+// Every combination happens in an order fixed by the matrix and G (not by
+// timing): results are the same bits from run to run on the same device. The
+// split reassociates the reduction, so a floating-point sum may differ from
+// the sequential loop in the last bits.
+#pragma once
+#include <nestor/ops.cuh>
+
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+#include <cuda/std/type_traits>
+
+namespace nestor::mp {
+
+#ifndef NESTOR_MP_ITEMS
+#define NESTOR_MP_ITEMS 8
+#endif
+#ifndef NESTOR_MP_MIN_BLOCKS
+#define NESTOR_MP_MIN_BLOCKS 4
+#endif
+constexpr int kBlock = 256;                       ///< threads of a merge block
+constexpr int kItems = NESTOR_MP_ITEMS;           ///< diagonals per thread per chunk
+constexpr int kChunk = kBlock * kItems;           ///< diagonals per chunk
+constexpr int kMinBlocks = NESTOR_MP_MIN_BLOCKS;  ///< resident blocks per SM asked of the compiler
+
+/// What the merge pass leaves for the row pass (device pointers; a
+/// default-constructed state means "no merge pass ran": the row pass runs
+/// its loop as written).
+struct state {
+  void *rows = nullptr;        ///< T[n]: the value of each row over the block where it ends
+  void *carry = nullptr;       ///< T[G]: each block's carry-out
+  long long *span = nullptr;   ///< D, written by the merge pass
+  __host__ __device__ bool ready() const { return rows != nullptr; }
+
+  /// The value of row q (iterations [begin, end)), combined in block order.
+  /// `base` is P[0] (almost always 0).
+  template <class T, class I, class Op>
+  __device__ __forceinline__ T row_result(I begin, I end, long long q, Op op, I base = I(0)) const {
+    const long long d = *span;
+    const long long b0 = (q + (long long)(begin - base)) / d, b1 = (q + (long long)(end - base)) / d;
+    T v = static_cast<const T *>(rows)[q];
+    if (b0 < b1) {
+      const T *c = static_cast<const T *>(carry);
+      T pre = c[b0];
+      for (long long b = b0 + 1; b < b1; ++b) pre = op(pre, c[b]);
+      v = op(pre, v);
+    }
+    return v;
+  }
+};
+
+namespace detail {
+
+/// Number of rows whose end lies before diagonal `d` (the merge-path
+/// coordinate), by a k-ary search with the whole block: each round samples
+/// up to kBlock points of P and narrows the range to one gap between samples.
+/// Every thread of the block calls it and gets the same answer.
+template <class Ptr>
+__device__ __forceinline__ long long block_search(Ptr P, long long n, long long base, long long d) {
+  long long lo = 0, hi = n; // the answer is in [lo, hi]
+  while (lo < hi) {
+    const long long len = hi - lo;
+    const long long m = len < kBlock ? len : kBlock;
+    const int t = threadIdx.x;
+    bool pred = false;
+    if (t < m) {
+      const long long x = lo + (len * (t + 1)) / m - 1;
+      pred = (long long)P[x + 1] - base + x < d;
+    }
+    const long long cnt = __syncthreads_count(pred);
+    const long long nlo = cnt > 0 ? lo + (len * cnt) / m : lo;          // x_{cnt-1} + 1
+    const long long nhi = cnt < m ? lo + (len * (cnt + 1)) / m - 1 : hi; // x_cnt
+    lo = nlo;
+    hi = nhi;
+  }
+  return lo;
+}
+
+/// Count of k in [0, lim) with end[k] + k < d (rows of the window that end
+/// before the chunk-relative diagonal d), by binary search in shared memory.
+__device__ __forceinline__ int window_search(const int *end, int lim, int d) {
+  int lo = 0, hi = lim;
+  while (lo < hi) {
+    int mid = (lo + hi) >> 1;
+    if (end[mid] + mid < d) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+} // namespace detail
+
+/// The merge pass, called by every thread of a block of kBlock threads of a
+/// grid of s.blocks() blocks. P: the offsets (n + 1 entries), f(i): the value
+/// of iteration i, op: the reduction.
+template <class T, class Ptr, class F, class Op>
+__device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F f, Op op) {
+  using I = cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(P[0])>>;
+  // Within a chunk everything is relative to its start (a0, b0): 32-bit.
+  __shared__ int s_end[kChunk]; // row a0 + 1 + k ends before iteration b0 + s_end[k]
+  __shared__ T s_val[kChunk];
+  __shared__ T s_wv[kBlock / 32];
+  __shared__ int s_wk[kBlock / 32];
+  T *rows = static_cast<T *>(s.rows);
+  T *carry = static_cast<T *>(s.carry);
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const long long base = (long long)P[0];
+  const long long nnz = (long long)P[n] - base;
+  const long long total = n + nnz;
+  const long long G = gridDim.x;
+  const long long D = (total + G - 1) / G;
+  if (blockIdx.x == 0 && tid == 0) *s.span = D;
+  long long dBeg = (long long)blockIdx.x * D, dLim = dBeg + D;
+  if (dBeg > total) dBeg = total;
+  if (dLim > total) dLim = total;
+  const T identity = Op::template identity<T>();
+  // The block's start coordinate; the carry enters at identity.
+  long long a0 = detail::block_search(P, n, base, dBeg);
+  long long cr = a0;
+  T cv = identity;
+  for (long long d0 = dBeg; d0 < dLim; d0 += kChunk) {
+    const int dn = int(d0 + kChunk < dLim ? kChunk : dLim - d0); // diagonals of this chunk
+    const long long b0 = d0 - a0; // iteration index (relative to base) at the chunk start
+    // The iterations' values, loaded before the row ends are known (at most
+    // min(dn, nnz - b0) iterations; the few beyond the chunk's end are
+    // dropped): both loads are in flight together.
+    const int nvMax = int(nnz - b0 < dn ? nnz - b0 : dn);
+    T tmp[kItems];
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      const int j = tid + i * kBlock;
+      if (j < nvMax) tmp[i] = f((I)(base + b0 + j));
+    }
+    // Stage the row ends of the window, kBlock at a time, until they cover the chunk.
+    const int wmax = int(n - a0 < kChunk ? n - a0 : kChunk);
+    int loaded = 0;
+    for (;;) {
+      const int k = loaded + tid;
+      if (k < wmax) s_end[k] = int((long long)P[a0 + 1 + k] - base - b0);
+      loaded = loaded + kBlock < wmax ? loaded + kBlock : wmax;
+      __syncthreads();
+      if (loaded >= wmax || s_end[loaded - 1] + loaded - 1 >= dn) break;
+    }
+    // The chunk's end and this thread's range (chunk-relative).
+    const int a1 = detail::window_search(s_end, loaded, dn);
+    const int nv = dn - a1; // iterations in the chunk
+    const int dt = tid * kItems < dn ? tid * kItems : dn;
+    const int de = dt + kItems < dn ? dt + kItems : dn;
+    int a = detail::window_search(s_end, loaded < dt ? loaded : dt, dt);
+    int b = dt - a;
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      const int j = tid + i * kBlock;
+      if (j < nv) s_val[j] = tmp[i];
+    }
+    __syncthreads();
+    // Walk this thread's diagonals.
+    T acc = identity;
+    int firstRow = -1;
+    T firstVal = identity;
+    for (int dd = dt; dd < de; ++dd) {
+      if (b < s_end[a]) {
+        acc = op(acc, s_val[b]);
+        ++b;
+      } else {
+        if (firstRow < 0) {
+          firstRow = a;
+          firstVal = acc;
+        } else {
+          rows[a0 + a] = acc;
+        }
+        acc = identity;
+        ++a;
+      }
+    }
+    // Segmented inclusive scan of the threads' carry-outs (key: the row at
+    // the thread's end; keys do not decrease with the thread index): within
+    // the warp by shuffles, then across warps from their last lanes, always
+    // combined from the left in the same order.
+    const int key = a;
+    T v = acc;
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+      T vv = __shfl_up_sync(0xffffffffu, v, off);
+      int kk = __shfl_up_sync(0xffffffffu, key, off);
+      if (lane >= off && kk == key) v = op(vv, v);
+    }
+    if (lane == 31) {
+      s_wk[warp] = key;
+      s_wv[warp] = v;
+    }
+    __syncthreads();
+    // x with the warps before w whose last key is k folded in front of it.
+    auto fold = [&](int w, int k, T x) {
+      for (int w2 = w - 1; w2 >= 0 && s_wk[w2] == k; --w2) x = op(s_wv[w2], x);
+      return x;
+    };
+    v = fold(warp, key, v);
+    T prevV = __shfl_up_sync(0xffffffffu, v, 1);
+    int prevK = __shfl_up_sync(0xffffffffu, key, 1);
+    if (lane == 0 && warp > 0) {
+      prevK = s_wk[warp - 1];
+      prevV = fold(warp - 1, prevK, s_wv[warp - 1]);
+    }
+    // The first row this thread ends: what the chunk's carry and the earlier
+    // threads hold of it, then this thread's part.
+    if (firstRow >= 0) {
+      bool has = false;
+      T pre = identity;
+      if (cr == a0 + firstRow) {
+        pre = cv;
+        has = true;
+      }
+      if (tid > 0 && prevK == firstRow) {
+        pre = has ? op(pre, prevV) : prevV;
+        has = true;
+      }
+      rows[a0 + firstRow] = has ? op(pre, firstVal) : firstVal;
+    }
+    // The carry into the next chunk: the last thread's value.
+    const int lastW = kBlock / 32 - 1;
+    const long long lk = a0 + s_wk[lastW];
+    const T lv = fold(lastW, s_wk[lastW], s_wv[lastW]);
+    cv = cr == lk ? op(cv, lv) : lv;
+    cr = lk;
+    a0 += a1;
+    // No barrier here: the next chunk writes s_end and s_val only after
+    // every thread has passed the barrier above, and s_wk/s_wv two barriers later.
+  }
+  if (tid == 0) carry[blockIdx.x] = cv;
+}
+
+// ---------------------------------------------------------------- host side
+
+/// Device scratch for the merge pass, kept between launches and grown when a
+/// launch needs more (never shrunk; freed at exit).
+inline void *scratch(size_t bytes) {
+  static void *buf = nullptr;
+  static size_t cap = 0;
+  if (bytes > cap) {
+    if (buf) cudaFree(buf);
+    buf = nullptr;
+    cap = 0;
+    if (cudaMalloc(&buf, bytes) != cudaSuccess) {
+      std::fprintf(stderr, "nestor::mp: cannot allocate %zu bytes of merge-path scratch\n", bytes);
+      std::abort();
+    }
+    cap = bytes;
+  }
+  return buf;
+}
+
+/// The grid of the merge pass: every SM filled with as many blocks of kernel
+/// `k` as fit (a persistent grid: no host sync to learn the nonzero count).
+template <class K> inline int grid_for(K k) {
+  int dev = 0, sms = 0, per = 0;
+  cudaGetDevice(&dev);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k, kBlock, 0) != cudaSuccess || per < 1) per = 1;
+  return (sms > 0 ? sms : 1) * per;
+}
+
+/// Launches the merge pass over `n` rows (merge(state, grid) launches the
+/// merge kernel with `grid` blocks of kBlock threads), then the row pass
+/// (row(state) launches the original grid). With n <= 0 only the row pass
+/// runs, with a state that makes it run its loop as written.
+template <class T, class K, class Merge, class Row>
+inline void launch(long long n, K mergeKernel, Merge merge, Row row) {
+  if (n <= 0) {
+    row(state{});
+    return;
+  }
+  static int grid = 0;
+  if (!grid) grid = grid_for(mergeKernel);
+  const size_t rowsBytes = (size_t(n) * sizeof(T) + 255) / 256 * 256;
+  const size_t carryBytes = (size_t(grid) * sizeof(T) + 255) / 256 * 256;
+  char *buf = static_cast<char *>(scratch(rowsBytes + carryBytes + sizeof(long long)));
+  state s;
+  s.rows = buf;
+  s.carry = buf + rowsBytes;
+  s.span = reinterpret_cast<long long *>(buf + rowsBytes + carryBytes);
+  merge(s, grid);
+  row(s);
+}
+
+} // namespace nestor::mp

@@ -171,8 +171,7 @@ Plan check(const AnalyzedTU &tu, const RewriteTarget &t) {
     return refuse("the analysis does not prove '" + mr->acc + "' a reduction of this loop" +
                       (l.carriedDependences.empty() ? "" : ": " + l.carriedDependences.front().reason),
                   l.carriedDependences.empty() ? l.bodySpan : l.carriedDependences.front().span);
-  if (!l.carriedDependences.empty())
-    return refuse("loop-carried dependence: " + l.carriedDependences.front().reason, l.carriedDependences.front().span);
+  if (auto why = distributionRefusal(tu.model(), l)) return refuse(why->reason, why->span);
   if (!mr->csrLike)
     return refuse("the bounds `" + mr->begin + "` .. `" + mr->end +
                       "` are not a CSR-like pair (begin = p[q], end = p[q + 1]): merge-path splits the iterations of a "

@@ -483,19 +483,25 @@ private:
 
   // ------------------------------------------------------------- collection
 
-  void record(const Expr *at, const Expr *addr, std::vector<std::vector<Term>> dims, std::string field, Use use,
-              const Expr *stored = nullptr) {
+  /// A new access at `at`, placed in the branches the walk is in.
+  Access &push(Root root, std::vector<std::vector<Term>> dims, Use use, const Expr *at, const Expr *stored = nullptr) {
     Access a;
-    a.root = resolve(addr, dims, field, 0);
-    if (a.root.privateArray && a.root.var && isInner(a.root.var)) return; // this iteration's own array
+    a.root = std::move(root);
     a.dims = std::move(dims);
-    a.field = std::move(field);
     a.use = use;
     a.at = at;
     a.stored = stored;
     a.conditionOf = conditionStack_.empty() ? nullptr : conditionStack_.back();
     a.thenOf = thenStack_;
     accesses_.push_back(std::move(a));
+    return accesses_.back();
+  }
+
+  void record(const Expr *at, const Expr *addr, std::vector<std::vector<Term>> dims, std::string field, Use use,
+              const Expr *stored = nullptr) {
+    Root r = resolve(addr, dims, field, 0);
+    if (r.privateArray && r.var && isInner(r.var)) return; // this iteration's own array
+    push(std::move(r), std::move(dims), use, at, stored).field = std::move(field);
   }
 
   void recordSubscript(const ArraySubscriptExpr *as, Use use, const Expr *stored) {
@@ -510,7 +516,6 @@ private:
       sub.push_back(std::move(terms));
     }
     std::string field;
-    Access a;
     Root r = resolve(base, dims, field, 0);
     if (r.var && isWmmaObject(r.var->getType()))
       // A fragment's elements are spread over the warp's lanes in an
@@ -523,14 +528,7 @@ private:
     }
     // Pointer offsets fold into the first index: (p + k)[i] == p[k + i].
     for (const Term &t : dims[0]) sub[0].push_back(t);
-    a.root = r;
-    a.dims = std::move(sub);
-    a.use = use;
-    a.at = as;
-    a.stored = stored;
-    a.conditionOf = conditionStack_.empty() ? nullptr : conditionStack_.back();
-    a.thenOf = thenStack_;
-    accesses_.push_back(std::move(a));
+    push(std::move(r), std::move(sub), use, as, stored);
     for (const Expr *i : idx) visit(i, Use::Read);
     visitAddress(base);
   }
@@ -589,13 +587,7 @@ private:
     std::string field;
     Root r = resolve(arg, dims, field, 0);
     if (r.privateArray && r.var && isInner(r.var)) { visitAddress(arg); return; }
-    Access a;
-    a.root = r;
-    a.use = Use::Escape;
-    a.at = arg;
-    a.conditionOf = conditionStack_.empty() ? nullptr : conditionStack_.back();
-    a.thenOf = thenStack_;
-    accesses_.push_back(std::move(a));
+    push(std::move(r), {}, Use::Escape, arg);
     visitAddress(arg);
   }
 
@@ -611,17 +603,7 @@ private:
       std::vector<std::vector<Term>> dims(1);
       std::string field;
       Root r = resolve(arg, dims, field, 0);
-      if (!(r.privateArray && r.var && isInner(r.var))) {
-        Access a;
-        a.root = r;
-        a.use = Use::Read;
-        a.at = arg;
-        a.dims = {{}};
-        a.conditionOf = conditionStack_.empty() ? nullptr : conditionStack_.back();
-        a.thenOf = thenStack_;
-        a.field = "<any>";
-        accesses_.push_back(std::move(a));
-      }
+      if (!(r.privateArray && r.var && isInner(r.var))) push(std::move(r), {{}}, Use::Read, arg).field = "<any>";
     }
     visitAddress(arg);
   }
@@ -748,17 +730,9 @@ private:
       if (!vd || cuda::isThreadIdBuiltin(vd) || isLocalVar(vd) || vd->isConstexpr()) return;
       if (vd->getType().isConstQualified() && use == Use::Read) return;
       // A `__device__` / `__shared__` variable by name: one location.
-      std::vector<std::vector<Term>> dims(1);
-      std::string field;
-      Access a;
-      a.root = rootOfVar(vd, dr);
-      a.root.pointer = false;
-      a.dims = std::move(dims);
-      a.use = use;
-      a.at = dr;
-      a.conditionOf = conditionStack_.empty() ? nullptr : conditionStack_.back();
-      a.thenOf = thenStack_;
-      accesses_.push_back(std::move(a));
+      Root r = rootOfVar(vd, dr);
+      r.pointer = false;
+      push(std::move(r), std::vector<std::vector<Term>>(1), use, dr);
       return;
     }
     if (auto *ds = dyn_cast<DeclStmt>(s)) {
@@ -817,7 +791,6 @@ private:
       std::vector<std::vector<Term>> dims(1);
       std::string field;
       const Expr *a0 = addr->IgnoreParenImpCasts();
-      Access a;
       if (auto *uo = dyn_cast<UnaryOperator>(a0); uo && uo->getOpcode() == UO_AddrOf &&
                                                   isa<ArraySubscriptExpr>(uo->getSubExpr()->IgnoreParenImpCasts())) {
         size_t before = accesses_.size();
@@ -828,9 +801,12 @@ private:
           accesses_[before].at = ce;
         }
       } else {
+        size_t before = accesses_.size();
         record(ce, addr, std::move(dims), field, Use::ReadWrite);
-        accesses_.back().atomic = true;
-        accesses_.back().commutativeAtomic = isCommutativeAtomic(m.name);
+        if (accesses_.size() > before) {
+          accesses_.back().atomic = true;
+          accesses_.back().commutativeAtomic = isCommutativeAtomic(m.name);
+        }
         visitAddress(addr);
       }
       for (unsigned i = 1; i < ce->getNumArgs(); ++i) visit(ce->getArg(i), Use::Read);

@@ -151,7 +151,9 @@ std::vector<Finding> runRules(const AnalyzedTU &tu, const Config &config) {
   for (Finding &f : all) {
     bool dup = false;
     for (const Finding &u : unique)
-      if (u.ruleId == f.ruleId && u.span.file == f.span.file && u.span.begin.offset == f.span.begin.offset) dup = true;
+      if (u.ruleId == f.ruleId && u.span.file == f.span.file && u.span.begin.offset == f.span.begin.offset &&
+          u.message == f.message)
+        dup = true;
     if (!dup) unique.push_back(std::move(f));
   }
   return unique;

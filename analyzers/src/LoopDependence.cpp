@@ -922,6 +922,14 @@ private:
     return false;
   }
 
+  /// The index does not change from one iteration to the next.
+  bool sameEveryIteration(const Access &a) const {
+    for (const auto &dim : a.dims)
+      for (const Term &t : dim)
+        if (mentionsVar(t.e, iv_) || !invariant(t.e) || (t.factor && !invariant(t.factor))) return false;
+    return iv_ != nullptr;
+  }
+
   bool idempotentStore(const Access &a) const {
     return a.use == Use::Write && !a.atomic && a.stored && invariant(a.stored);
   }
@@ -1013,7 +1021,7 @@ private:
       return std::make_pair("reads " + shown(*bad) + " while other iterations may write " + shown(w), bad);
     if (!oneToOne(w))
       return std::make_pair(
-          w.dims.empty() || (w.dims.size() == 1 && w.dims[0].empty())
+          sameEveryIteration(w)
               ? "every iteration writes " + shown(w) + ", the same location"
               : "writes " + shown(w) + ", whose index is not one-to-one in '" + (iv_ ? iv_->getNameAsString() : "?") +
                     "': two iterations may write the same element",

@@ -3,6 +3,7 @@
 // constructs in its body (StatementEffects), and whether it is recursive.
 #include "ModelParts.h"
 #include "AstText.h"
+#include "nestor/CrashRecovery.h"
 #include "nestor/CudaSemantics.h"
 #include "nestor/StatementEffects.h"
 
@@ -94,6 +95,7 @@ void addKernels(AnalyzedTU &tu, const std::vector<const FunctionDecl *> &functio
   FileModel &model = tu.model();
   for (const FunctionDecl *fd : functions) {
     if (!cuda::isKernelFunction(fd)) continue;
+    AnalysisStep step("collecting the kernel facts", fd->getNameAsString(), spanOf(fd->getSourceRange(), ctx));
     Kernel k;
     k.name = fd->getNameAsString();
     k.span = spanOf(fd->getSourceRange(), ctx);

@@ -123,7 +123,10 @@ const VarDecl *FunctionScanner::canonicalFor(const ForStmt *fs, LoopSite &loop) 
     loop.tripCount = TripCountClass::Constant;
     // In 128 bits: bounds near the ends of int64 (or unsigned ones past it)
     // must not overflow; the count saturates at INT64_MAX.
-    __int128 l = lo.Val.getInt().getExtValue(), h = hi.Val.getInt().getExtValue(), step = stepValue;
+    auto wide = [](const llvm::APSInt &v) -> __int128 {
+      return v.isUnsigned() ? __int128(v.getZExtValue()) : __int128(v.getExtValue());
+    };
+    __int128 l = wide(lo.Val.getInt()), h = wide(hi.Val.getInt()), step = stepValue;
     if (loop.upperInclusive) h += step > 0 ? 1 : -1;
     __int128 n = step > 0 ? (h > l ? (h - l + step - 1) / step : 0) : (l > h ? (l - h - step - 1) / -step : 0);
     loop.constantTripCount = n > INT64_MAX ? INT64_MAX : int64_t(n);

@@ -86,6 +86,22 @@ def corpus():
     rc, out, err = run(["analyze", "--json", "--resource-usage=false"] + INPUTS, env=env_builtin)
     normal_exit(rc, {0, 2}, f"nestor analyze --json ({len(INPUTS)} files)", err)
     check("internal error" not in err, "no analysis crashed in analyze" + ("" if "internal error" not in err else "\n" + err[-3000:]))
+    # What the guards keep: the kernel of the reproducer is in the
+    # model, the invalid arrays are left out, a valid one beside them is kept
+    # with its size.
+    try:
+        models = {os.path.basename(m["file"]): m for m in json.loads(out)}
+        k = {k["name"]: k for k in models["incomplete-shared-array.cu"]["kernels"]}.get("k")
+        check(k is not None and k["shared"] == [], "the issue's reproducer: kernel 'k', no shared array of incomplete type")
+        k = {k["name"]: k for k in models["incomplete-multidim.cu"]["kernels"]}.get("k")
+        check(k is not None and [(s["name"], s["bytes"]) for s in k["shared"]] == [("ok", 128)] and k["local_arrays"] == [],
+              f"incomplete-multidim.cu: only the valid float[4][8] is kept, 128 bytes ({k and k['shared']})")
+        loops = models["loop-bounds-int64-extremes.cu"]["loops"]
+        counts = [l.get("constant_trip_count") for l in loops]
+        check(len(loops) == 6 and all(c is None or 0 <= c <= 2**63 - 1 for c in counts),
+              f"loop-bounds-int64-extremes.cu: trip counts stay in int64 ({counts})")
+    except (ValueError, KeyError, TypeError) as e:
+        check(False, f"analyze --json printed the models ({type(e).__name__}: {e})")
     if rc < 0 or rc == EXIT_INTERNAL_ERROR:  # name the file(s)
         for path in INPUTS:
             rc1, _, err1 = run(["analyze", "--json", "--resource-usage=false", path], env=env_builtin)

@@ -4,6 +4,7 @@
 
 #include "nestor/Analysis.h"
 #include "nestor/CompileFlags.h"
+#include "nestor/CrashRecovery.h"
 #include "nestor/Lint.h"
 #include "nestor/MappingAdvisor.h"
 #include "nestor/ResourceUsage.h"
@@ -82,6 +83,17 @@ static cl::opt<bool> Progress("progress", cl::desc("Show a progress line on stde
 
 namespace {
 
+/// `nestor lint` and `nestor analyze` exit with this when an analysis crashed
+/// (and was recovered from): distinct from findings (1) and bad input (2).
+constexpr int ExitInternalError = 4;
+
+/// "FILE:LINE: analysis failed (internal error: SIGSEGV) while ...".
+std::string internalErrorText(const std::string &file, const InternalError &e) {
+  std::string where = file;
+  if (e.where.valid()) where += ":" + std::to_string(e.where.begin.line) + ":" + std::to_string(e.where.begin.column);
+  return where + ": " + e.describe();
+}
+
 FlagOptions flagOptions(const std::optional<std::vector<std::string>> &compileFlags) {
   FlagOptions f;
   if (!BuildPath.empty()) f.compileCommandsDir = BuildPath.getValue();
@@ -117,29 +129,47 @@ int runAnalyze(const std::optional<std::vector<std::string>> &compileFlags) {
   }
   int rc = 0;
   json::Array models;
+  bool anyInternalError = false;
   for (const std::string &file : Inputs) {
-    AnalysisOptions opts;
-    opts.flags = flagOptions(compileFlags);
-    auto tu = analyzeFile(file, opts);
-    if (!tu) {
-      errs() << "error: " << toString(tu.takeError()) << "\n";
+    // The analysis and the mapping advice run under crash recovery: a crash
+    // is reported for this file and the next one is analysed (exit code 4).
+    std::unique_ptr<AnalyzedTU> tu;
+    std::optional<std::string> failed;
+    std::vector<MappingAdvice> advice;
+    auto crash = runRecoveringCrashes([&] {
+      AnalysisOptions opts;
+      opts.flags = flagOptions(compileFlags);
+      auto analysed = analyzeFile(file, opts);
+      if (!analysed) {
+        failed = toString(analysed.takeError());
+        return;
+      }
+      tu = std::move(*analysed);
+      auto mappingConfig = mappingConfigFor(*tu);
+      if (!mappingConfig) {
+        failed = toString(mappingConfig.takeError());
+        return;
+      }
+      AnalysisStep step("advising mappings");
+      for (const LoopSite &l : tu->model().loops)
+        if (auto a = adviseMappings(*tu, *mappingConfig, {RewriteTarget::Kind::Loop, l.id})) advice.push_back(std::move(*a));
+      for (const LaunchSite &l : tu->model().launches)
+        if (auto a = adviseMappings(*tu, *mappingConfig, {RewriteTarget::Kind::Launch, l.id})) advice.push_back(std::move(*a));
+    });
+    if (crash) {
+      (void)tu.release(); // what a crashed analysis left is not safe to free
+      errs() << "error: " << internalErrorText(file, *crash) << "\n";
+      anyInternalError = true;
+      continue;
+    }
+    if (failed) {
+      errs() << "error: " << *failed << "\n";
       rc = 2;
       continue;
     }
-    const FileModel &m = (*tu)->model();
+    const FileModel &m = tu->model();
     if (!m.droppedFlags.empty())
       errs() << "note: " << file << ": dropped flags clang does not take: " << join(m.droppedFlags, ", ") << "\n";
-    auto mappingConfig = mappingConfigFor(**tu);
-    if (!mappingConfig) {
-      errs() << "error: " << toString(mappingConfig.takeError()) << "\n";
-      rc = 2;
-      continue;
-    }
-    std::vector<MappingAdvice> advice;
-    for (const LoopSite &l : m.loops)
-      if (auto a = adviseMappings(**tu, *mappingConfig, {RewriteTarget::Kind::Loop, l.id})) advice.push_back(std::move(*a));
-    for (const LaunchSite &l : m.launches)
-      if (auto a = adviseMappings(**tu, *mappingConfig, {RewriteTarget::Kind::Launch, l.id})) advice.push_back(std::move(*a));
     if (Json) {
       json::Value model = toJSON(m);
       json::Array mappings;
@@ -168,7 +198,7 @@ int runAnalyze(const std::optional<std::vector<std::string>> &compileFlags) {
     }
   }
   if (Json) outs() << formatv("{0:2}", json::Value(models.size() == 1 ? std::move(models[0]) : json::Value(std::move(models)))) << "\n";
-  return rc;
+  return anyInternalError ? ExitInternalError : rc;
 }
 
 int runLint(const std::optional<std::vector<std::string>> &compileFlags) {
@@ -249,18 +279,26 @@ int runLint(const std::optional<std::vector<std::string>> &compileFlags) {
           finish();
           return;
         }
-        AnalysisOptions opts;
-        opts.flags = flagOptions(compileFlags);
-        opts.flags.includer = targets[i].includer;
-        auto tu = analyzeFile(r.file, opts);
-        if (!tu) {
-          r.error = toString(tu.takeError());
-          finish();
-          return;
+        // A crash in this file's analysis becomes its error; every other
+        // file is still reported (exit code 4, internal error).
+        auto crash = runRecoveringCrashes([&] {
+          AnalysisOptions opts;
+          opts.flags = flagOptions(compileFlags);
+          opts.flags.includer = targets[i].includer;
+          auto tu = analyzeFile(r.file, opts);
+          if (!tu) {
+            r.error = toString(tu.takeError());
+            return;
+          }
+          r.droppedFlags = (*tu)->model().droppedFlags;
+          r.fallbackHeaders = (*tu)->model().usedFallbackCudaHeaders;
+          r.findings = runRules(**tu, std::get<Config>(cfg));
+        });
+        if (crash) {
+          r.findings.clear();
+          r.error = internalErrorText(r.file, *crash);
+          r.internalError = true;
         }
-        r.droppedFlags = (*tu)->model().droppedFlags;
-        r.fallbackHeaders = (*tu)->model().usedFallbackCudaHeaders;
-        r.findings = runRules(**tu, std::get<Config>(cfg));
         finish();
       });
     }
@@ -319,6 +357,7 @@ int runLint(const std::optional<std::vector<std::string>> &compileFlags) {
 
   int counts[3] = {0, 0, 0};
   bool anyError = !inputErrors.empty() || configError;
+  bool anyInternalError = false;
   bool fallbackNoted = false;
   for (const std::string &e : inputErrors) errs() << "error: " << e << "\n";
   // Dropped flags: one note per run, each flag with the number of files.
@@ -326,6 +365,7 @@ int runLint(const std::optional<std::vector<std::string>> &compileFlags) {
   for (const FileResult &r : results) {
     if (r.error) {
       anyError = true;
+      anyInternalError |= r.internalError;
       if (Format == "text") errs() << "error: " << *r.error << "\n";
       continue;
     }
@@ -399,6 +439,7 @@ int runLint(const std::optional<std::vector<std::string>> &compileFlags) {
     outs() << formatv("{0:2}", sarif) << "\n";
   }
 
+  if (anyInternalError) return ExitInternalError;
   if (anyError) return 2;
   if (threshold)
     for (int s = int(*threshold); s <= 2; ++s)

@@ -10,8 +10,11 @@
 // Like clang-tidy, arguments after `--` are the compile flags used when no
 // compile_commands.json applies. Exit codes: 0 clean, 1 findings at or above
 // --fail-on (lint) or a refused rewrite, 2 usage error or unreadable input,
-// 3 no CUDA device (profile).
+// 3 no CUDA device (profile), 4 internal error: an analysis crashed and was
+// recovered from (lint, analyze; every other file is still reported).
 #include "Commands.h"
+
+#include "nestor/CrashRecovery.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -23,6 +26,9 @@ using namespace llvm;
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  // A crash inside one file's analysis (lint, analyze, the language server)
+  // is reported for that file instead of ending the process.
+  nestor::enableCrashRecovery();
   // Split at `--`: what follows are compile flags, not options.
   std::vector<const char *> args;
   std::optional<std::vector<std::string>> compileFlags;

@@ -195,6 +195,17 @@ struct PreambleCache::Impl {
   mutable std::mutex mu;
   std::map<std::string, std::shared_ptr<clang::PrecompiledPreamble>> byFile;
   size_t builds = 0;
+  /// The compiler invocation of each file with the command it came from:
+  /// the next analysis with the same command copies it instead of running
+  /// the driver again (which probes the file system for the CUDA and GCC
+  /// installations on every call).
+  struct Invocation {
+    std::vector<std::string> args;
+    std::string directory;
+    bool fallbackCudaHeaders = false;
+    std::shared_ptr<const clang::CompilerInvocation> invocation;
+  };
+  std::map<std::string, Invocation> invocations;
 };
 PreambleCache::PreambleCache() : impl(std::make_unique<Impl>()) {}
 PreambleCache::~PreambleCache() = default;
@@ -209,7 +220,9 @@ size_t PreambleCache::builds() const {
 void PreambleCache::forget(const std::string &file) {
   std::lock_guard<std::mutex> l(impl->mu);
   impl->byFile.erase(file);
+  impl->invocations.erase(file);
 }
+
 
 AnalyzedTU::~AnalyzedTU() = default;
 clang::ASTContext &AnalyzedTU::astContext() const { return parsed_->clang->getASTContext(); }
@@ -269,24 +282,45 @@ analyzeFile(const std::string &pathIn, const AnalysisOptions &opts, PreambleCach
   }
   if (!command->directory.empty()) vfs->setCurrentWorkingDirectory(command->directory);
 
-  clang::DiagnosticOptions driverDiagOpts;
-  clang::IgnoringDiagConsumer ignoreDriver;
-  clang::CreateInvocationOptions ciOpts;
-  ciOpts.Diags = clang::CompilerInstance::createDiagnostics(*vfs, driverDiagOpts, &ignoreDriver, false);
-  ciOpts.VFS = vfs;
-  ciOpts.RecoverOnError = true;
-  std::shared_ptr<clang::CompilerInvocation> invocation = clang::createInvocation(argv, ciOpts);
-  if (!invocation)
-    return llvm::createStringError("%s: could not build a compiler invocation from the %s", pathIn.c_str(),
-                                   command->origin.c_str());
-  invocation->getFrontendOpts().DisableFree = false;
+  std::shared_ptr<clang::CompilerInvocation> invocation;
+  if (preambles) {
+    std::lock_guard<std::mutex> l(preambles->impl->mu);
+    auto it = preambles->impl->invocations.find(path);
+    if (it != preambles->impl->invocations.end() && it->second.args == command->args &&
+        it->second.directory == command->directory && it->second.fallbackCudaHeaders == command->fallbackCudaHeaders)
+      invocation = std::make_shared<clang::CompilerInvocation>(*it->second.invocation); // a deep copy
+  }
+  if (!invocation) {
+    clang::DiagnosticOptions driverDiagOpts;
+    clang::IgnoringDiagConsumer ignoreDriver;
+    clang::CreateInvocationOptions ciOpts;
+    ciOpts.Diags = clang::CompilerInstance::createDiagnostics(*vfs, driverDiagOpts, &ignoreDriver, false);
+    ciOpts.VFS = vfs;
+    ciOpts.RecoverOnError = true;
+    invocation = clang::createInvocation(argv, ciOpts);
+    if (!invocation)
+      return llvm::createStringError("%s: could not build a compiler invocation from the %s", pathIn.c_str(),
+                                     command->origin.c_str());
+    invocation->getFrontendOpts().DisableFree = false;
+    if (preambles) {
+      auto kept = std::make_shared<const clang::CompilerInvocation>(*invocation);
+      std::lock_guard<std::mutex> l(preambles->impl->mu);
+      preambles->impl->invocations[path] = {command->args, command->directory, command->fallbackCudaHeaders, kept};
+    }
+  }
 
   // The precompiled preamble: reuse it when the #include block is unchanged.
   clang::PreambleBounds bounds =
       clang::ComputePreambleBounds(invocation->getLangOpts(), parsed->ownedText->getMemBufferRef(), 0);
   // Even an empty #include block has a preamble worth keeping: the CUDA
-  // headers clang includes implicitly.
-  if (preambles) {
+  // headers clang includes implicitly. Not so with the built-in CUDA header
+  // (no toolkit): a few kilobytes parse faster than a precompiled preamble is
+  // built and loaded, so without an #include of its own the file is parsed
+  // whole (the fuzz target: every input has its own leading lines).
+  bool worthPrecompiling = !command->fallbackCudaHeaders ||
+                           parsed->ownedText->getBuffer().take_front(bounds.Size).contains("#include") ||
+                           parsed->ownedText->getBuffer().take_front(bounds.Size).contains("#import");
+  if (preambles && worthPrecompiling) {
     std::shared_ptr<clang::PrecompiledPreamble> existing;
     {
       std::lock_guard<std::mutex> l(preambles->impl->mu);

@@ -3,11 +3,14 @@
 // constructs in its body (StatementEffects), and whether it is recursive.
 #include "ModelParts.h"
 #include "AstText.h"
+#include "nestor/CrashRecovery.h"
 #include "nestor/CudaSemantics.h"
 #include "nestor/StatementEffects.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/Stmt.h"
+
+#include <optional>
 
 namespace nestor {
 
@@ -15,31 +18,54 @@ using namespace clang;
 
 namespace {
 
+/// The size of a type in bytes, or nullopt where asking ASTContext would
+/// assert or crash: null, dependent, undeduced, incomplete (also arrays of an
+/// incomplete element), variably sized, or a record that is invalid or
+/// (through its fields or bases) recursive.
+std::optional<uint64_t> knownSizeInBytes(clang::QualType t, const clang::ASTContext &ctx) {
+  if (t.isNull()) return std::nullopt;
+  const clang::Type *ty = t.getCanonicalType().getTypePtr();
+  if (ty->isDependentType() || ty->isInstantiationDependentType() || ty->containsErrors() || ty->isUndeducedType() ||
+      ty->isIncompleteType() || !ty->isConstantSizeType())
+    return std::nullopt;
+  const clang::Type *base = ctx.getBaseElementType(t).getCanonicalType().getTypePtr();
+  if (base->isIncompleteType() || base->isFunctionType() || base->isReferenceType()) return std::nullopt;
+  if (const clang::RecordDecl *rd = base->getAsRecordDecl()) {
+    const clang::RecordDecl *def = rd->getDefinition();
+    if (!def || def->isInvalidDecl() || !def->isCompleteDefinition()) return std::nullopt;
+  }
+  return uint64_t(ctx.getTypeSizeInChars(t).getQuantity());
+}
+
 /// `__shared__` declarations and thread-local arrays of constant size.
 void collectArrays(const Stmt *s, ASTContext &ctx, FunctionFacts &f) {
   if (!s) return;
   if (auto *ds = dyn_cast<DeclStmt>(s)) {
     for (const Decl *d : ds->decls()) {
       auto *vd = dyn_cast<VarDecl>(d);
-      if (!vd) continue;
+      // An invalid declaration (an array of an incomplete or unknown type,
+      // a negative or too large size) has no layout to ask about.
+      if (!vd || vd->isInvalidDecl()) continue;
       if (vd->hasAttr<CUDASharedAttr>()) {
         SharedDecl sd;
         sd.name = vd->getNameAsString();
         sd.type = vd->getType().getAsString();
         sd.isExtern = vd->hasExternalStorage() || vd->getType()->isIncompleteArrayType();
-        if (!sd.isExtern && !vd->getType()->isDependentType() && vd->getType()->isConstantSizeType())
-          sd.sizeBytes = uint64_t(ctx.getTypeSizeInChars(vd->getType()).getQuantity());
+        if (!sd.isExtern)
+          if (auto bytes = knownSizeInBytes(vd->getType(), ctx)) sd.sizeBytes = *bytes;
         sd.span = spanOf(vd->getSourceRange(), ctx);
         f.shared.push_back(sd);
       } else if (vd->hasLocalStorage() && vd->getType()->isConstantArrayType() && !vd->getType()->isDependentType()) {
-        LocalArray la;
-        la.name = vd->getNameAsString();
         const auto *cat = ctx.getAsConstantArrayType(vd->getType());
         QualType elem = ctx.getBaseElementType(vd->getType());
+        std::optional<uint64_t> bytes = knownSizeInBytes(vd->getType(), ctx);
+        std::optional<uint64_t> elemBytes = knownSizeInBytes(elem, ctx);
+        if (!cat || !bytes || !elemBytes) continue; // an incomplete or invalid element type
+        LocalArray la;
+        la.name = vd->getNameAsString();
         la.elementType = elem.getAsString();
-        la.sizeBytes = uint64_t(ctx.getTypeSizeInChars(vd->getType()).getQuantity());
-        uint64_t elemSize = uint64_t(ctx.getTypeSizeInChars(elem).getQuantity());
-        la.elements = elemSize ? la.sizeBytes / elemSize : cat->getZExtSize();
+        la.sizeBytes = *bytes;
+        la.elements = *elemBytes ? la.sizeBytes / *elemBytes : cat->getZExtSize();
         la.span = spanOf(vd->getSourceRange(), ctx);
         f.locals.push_back(la);
       }
@@ -94,6 +120,7 @@ void addKernels(AnalyzedTU &tu, const std::vector<const FunctionDecl *> &functio
   FileModel &model = tu.model();
   for (const FunctionDecl *fd : functions) {
     if (!cuda::isKernelFunction(fd)) continue;
+    AnalysisStep step("collecting the kernel facts", fd->getNameAsString(), spanOf(fd->getSourceRange(), ctx));
     Kernel k;
     k.name = fd->getNameAsString();
     k.span = spanOf(fd->getSourceRange(), ctx);

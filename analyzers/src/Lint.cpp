@@ -1,5 +1,6 @@
 #include "nestor/Lint.h"
 #include "nestor/Analysis.h"
+#include "nestor/CrashRecovery.h"
 #include "nestor/Rule.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -134,6 +135,8 @@ std::vector<Finding> runRules(const AnalyzedTU &tu, const Config &config) {
   for (const Rule *r : allRules()) {
     if (!config.enabled(r->id())) continue;
     std::vector<Finding> found;
+    std::string phase = std::string("running rule ") + r->id(); // where a crash is reported (CrashRecovery.h)
+    AnalysisStep step(phase.c_str());
     r->check(tu, found);
     for (Finding &f : found) {
       f.severity = config.severityOf(r->id(), f.severity);

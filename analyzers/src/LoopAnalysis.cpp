@@ -115,18 +115,23 @@ const VarDecl *FunctionScanner::canonicalFor(const ForStmt *fs, LoopSite &loop) 
   int64_t stepValue = decrement ? -1 : 1;
   bool stepConst = true;
   if (stepExpr) {
-    if (!stepExpr->isValueDependent() && stepExpr->EvaluateAsInt(st, ctx_))
+    if (!stepExpr->isValueDependent() && stepExpr->EvaluateAsInt(st, ctx_) && st.Val.getInt().getSignificantBits() <= 64 &&
+        !(decrement && st.Val.getInt().getExtValue() == INT64_MIN)) // no overflow negating it
       stepValue = decrement ? -st.Val.getInt().getExtValue() : st.Val.getInt().getExtValue();
     else stepConst = false;
   }
   if (stepConst && !lower->isValueDependent() && !upper->isValueDependent() &&
       lower->EvaluateAsInt(lo, ctx_) && upper->EvaluateAsInt(hi, ctx_) && stepValue != 0) {
     loop.tripCount = TripCountClass::Constant;
-    int64_t l = lo.Val.getInt().getExtValue(), h = hi.Val.getInt().getExtValue();
-    if (loop.upperInclusive) h += stepValue > 0 ? 1 : -1;
-    int64_t n = stepValue > 0 ? (h > l ? (h - l + stepValue - 1) / stepValue : 0)
-                              : (l > h ? (l - h + (-stepValue) - 1) / (-stepValue) : 0);
-    loop.constantTripCount = n;
+    // In 128 bits: bounds near the ends of int64 (or unsigned ones past it)
+    // must not overflow; the count saturates at INT64_MAX.
+    auto wide = [](const llvm::APSInt &v) -> __int128 {
+      return v.isUnsigned() ? __int128(v.getZExtValue()) : __int128(v.getExtValue());
+    };
+    __int128 l = wide(lo.Val.getInt()), h = wide(hi.Val.getInt()), step = stepValue;
+    if (loop.upperInclusive) h += step > 0 ? 1 : -1;
+    __int128 n = step > 0 ? (h > l ? (h - l + step - 1) / step : 0) : (l > h ? (l - h - step - 1) / -step : 0);
+    loop.constantTripCount = n > INT64_MAX ? INT64_MAX : int64_t(n);
   } else if (v == Variance::ThreadVarying) {
     loop.tripCount = TripCountClass::Irregular;
   } else {

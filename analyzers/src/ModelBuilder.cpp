@@ -14,6 +14,8 @@
 #include "ModelBuilder.h"
 #include "FunctionScanner.h"
 #include "ModelParts.h"
+#include "AstText.h"
+#include "nestor/CrashRecovery.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -48,15 +50,28 @@ void buildModel(AnalyzedTU &tu) {
   int nextLoop = 0, nextLaunch = 0;
   FunctionIndex index(tu.astContext(), std::move(defOf));
   for (const FunctionDecl *fd : functions) {
+    // Where a crash is reported (CrashRecovery.h): this function's place.
+    AnalysisStep step("building the model", fd->getNameAsString(), spanOf(fd->getSourceRange(), tu.astContext()));
+    if (testOnlyCrashMarker()) crashIfTestMarker(textOf(fd->getSourceRange(), tu.astContext())); // TEST-ONLY hook
     tu.functionNodes[fd->getNameAsString()] = fd;
     FunctionScanner(tu, fd, nextLoop, nextLaunch).run();
     if (cuda::isDeviceCodeFunction(fd))
       if (const FunctionFacts *f = index.factsOf(fd))
         for (const ConstructUse &s : f->syncs) model.deviceSyncs.push_back({fd->getNameAsString(), s.span});
   }
-  addKernels(tu, functions, index);
-  judgeLaunches(tu, index);
-  addRecursion(tu);
+  {
+    AnalysisStep step("collecting the kernels");
+    addKernels(tu, functions, index);
+  }
+  {
+    AnalysisStep step("judging the launches");
+    judgeLaunches(tu, index);
+  }
+  {
+    AnalysisStep step("analysing the recursion");
+    addRecursion(tu);
+  }
+  AnalysisStep step("attaching the pragmas");
   attachPragmas(tu);
 }
 

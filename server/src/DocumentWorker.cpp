@@ -1,10 +1,13 @@
 // Document scheduling (DocumentWorker.h).
 #include "DocumentWorker.h"
 
+#include "nestor/CrashRecovery.h"
 #include "nestor/Lint.h"
 
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/LSP/Logging.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 
@@ -76,10 +79,19 @@ void DocumentWorker::loop() {
       }
       // The code actions of this version, for requests answered at once on
       // the server's thread; given up when a newer version arrives.
-      auto index = buildActionIndex(*snap, uri_, [this] {
-        std::lock_guard<std::mutex> l(mu_);
-        return stopping_ || newerQueued();
-      });
+      // The rewrites' checks run on the AST too: a crash there leaves this
+      // version without code actions, not the server gone.
+      std::shared_ptr<const ActionIndex> index;
+      if (auto crash = runRecoveringCrashes([&] {
+            index = buildActionIndex(*snap, uri_, [this] {
+              std::lock_guard<std::mutex> l(mu_);
+              return stopping_ || newerQueued();
+            });
+          })) {
+        ++stats_.crashes;
+        Logger::error("code actions of {0} version {1}: {2}", path_, snap->version, crash->describe());
+        index = nullptr;
+      }
       if (index) {
         std::lock_guard<std::mutex> l(mu_);
         actions_ = std::move(index);
@@ -95,7 +107,13 @@ void DocumentWorker::loop() {
       std::lock_guard<std::mutex> l(mu_);
       snap = latest_;
     }
-    t.run(snap.get());
+    // A request (hover, code action, rewrite) that crashes is answered
+    // RequestCancelled; the document and its analysis stay.
+    if (auto crash = runRecoveringCrashes([&] { t.run(snap.get()); })) {
+      ++stats_.crashes;
+      Logger::error("a request on {0} crashed: {1}", path_, crash->describe());
+      if (t.onCancel) t.onCancel();
+    }
   }
   std::deque<Task> left;
   {
@@ -123,18 +141,43 @@ std::shared_ptr<const Snapshot> DocumentWorker::analyzeNow(Task &t) {
   opts.flags = t.flags;
   opts.contents = std::move(t.text);
   opts.cancelled = t.cancelled.get();
-  auto tu = analyzeFile(path_, opts, &preambles_);
+  // Crash recovery (CrashRecovery.h): a crash inside the analysis or the
+  // rules becomes one diagnostic at the place being analysed; the document
+  // stays open and its next version is analysed again.
+  std::optional<llvm::Expected<std::unique_ptr<AnalyzedTU>>> tu;
+  std::unique_ptr<AnalyzedTU> analysed;
+  std::vector<Finding> findings;
+  auto crash = runRecoveringCrashes([&] {
+    tu.emplace(analyzeFile(path_, opts, &preambles_));
+    if (t.cancelled->load() || !*tu) return;
+    analysed = std::move(**tu);
+    findings = runRules(*analysed, snap->config);
+  });
+  if (crash) {
+    // What the crashed analysis built is not safe to free: leak it.
+    (void)analysed.release();
+    ++stats_.crashes;
+    snap->error = crash->describe();
+    snap->internalError = true;
+    llvm::SmallString<256> self(path_);
+    llvm::sys::fs::make_absolute(self);
+    llvm::sys::path::remove_dots(self, true);
+    if (crash->where.file == self.str()) snap->errorAt = crash->where;
+    Logger::error("analysis of {0} version {1} crashed: {2}", path_, t.version, *snap->error);
+    ++stats_.analyses;
+    return snap;
+  }
   if (t.cancelled->load()) {
-    if (!tu) llvm::consumeError(tu.takeError());
+    if (!*tu) llvm::consumeError(tu->takeError());
     Logger::info("analysis of {0} version {1} cancelled", path_, t.version);
     ++stats_.cancelled;
     return nullptr;
   }
-  if (!tu) {
-    snap->error = llvm::toString(tu.takeError());
+  if (!*tu) {
+    snap->error = llvm::toString(tu->takeError());
   } else {
-    snap->tu = std::move(*tu);
-    snap->findings = runRules(*snap->tu, snap->config);
+    snap->tu = std::move(analysed);
+    snap->findings = std::move(findings);
   }
   ++stats_.analyses;
   return snap;

@@ -33,6 +33,7 @@ struct Stats {
   std::atomic<size_t> cancelled{0};       ///< analyses abandoned for a newer version
   std::atomic<size_t> superseded{0};      ///< queued analyses dropped before they started
   std::atomic<size_t> running{0};         ///< analyses under way now
+  std::atomic<size_t> crashes{0};         ///< analyses that crashed and were recovered from
 };
 
 struct Task {

@@ -196,10 +196,13 @@ std::vector<Diagnostic> diagnosticsFor(const Snapshot &s, const proto::URIForFil
   std::vector<Diagnostic> out;
   if (!s.tu) {
     Diagnostic d;
-    d.base.range = proto::Range(proto::Position(0, 0), proto::Position(0, int(lineText(s.text, 0).size())));
+    // A crash is shown on the first line of what was being analysed (the
+    // function), other failures on the file's first line.
+    unsigned line = s.internalError && s.errorAt.valid() ? std::min(s.errorAt.begin.line, lineCount(s.text)) - 1 : 0;
+    d.base.range = proto::Range(proto::Position(int(line), 0), proto::Position(int(line), int(lineText(s.text, line).size())));
     d.base.severity = proto::DiagnosticSeverity::Error;
     d.base.source = "nestor";
-    d.base.message = "Nestor could not analyse this file: " + s.error.value_or("unknown error");
+    d.base.message = (s.internalError ? "Nestor: " : "Nestor could not analyse this file: ") + s.error.value_or("unknown error");
     d.code = "analysis-failed";
     d.data["version"] = s.version;
     out.push_back(std::move(d));

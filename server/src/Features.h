@@ -29,6 +29,10 @@ struct Snapshot {
   std::unique_ptr<AnalyzedTU> tu;
   std::vector<Finding> findings;
   std::optional<std::string> error;
+  /// `error` is a crash the analysis recovered from (CrashRecovery.h); the
+  /// place it was analysing then, when known.
+  bool internalError = false;
+  SourceSpan errorAt;
   Config config;
   /// .nestor.yaml exists but could not be read: the defaults were used.
   std::optional<std::string> configError;

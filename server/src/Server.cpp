@@ -48,6 +48,7 @@ void Server::onServerStatus(const proto::NoParams &, Callback<Value> reply) {
                      {"cancelledAnalyses", int64_t(stats_.cancelled.load())},
                      {"supersededAnalyses", int64_t(stats_.superseded.load())},
                      {"runningAnalyses", int64_t(stats_.running.load())},
+                     {"crashedAnalyses", int64_t(stats_.crashes.load())},
                      {"workspaceTrusted", settings_.workspaceTrusted},
                      {"gpuArch", flags_.gpuArch}}));
 }

@@ -2,12 +2,20 @@
 // parse, ModelBuilder and its parts, then the rules, the model's JSON and the
 // mapping model on top of the result).
 //
-// The input is a .cu file's text, parsed from memory with the arguments the
-// CLI uses by default: the CUDA toolkit found on the machine (the built-in
-// header where there is none), --cuda-gpu-arch=sm_90. A PreambleCache shared
-// across inputs keeps the CUDA headers precompiled, as `nestor lsp` does, so
-// that an input costs its own parse only. fuzz_cuda_mutator.cpp mutates at
-// the level of tokens and lines; the seeds are the fixtures and examples.
+// The input is a .cu file's text, parsed from memory (never written to disk)
+// with the CLI's default arguments and --cuda-gpu-arch=sm_90, against
+// Nestor's built-in CUDA header (what `nestor lint` uses where no toolkit is
+// installed): a few kilobytes that parse in well under a millisecond, where
+// the toolkit's headers cost tens of milliseconds per input even precompiled.
+// One PreambleCache lives across inputs: it keeps the compiler invocation
+// (the driver runs once, not per input; it probes the file system for the
+// CUDA and GCC installations) and the precompiled built-in header.
+// NESTOR_FUZZ_CUDA=toolkit parses against the toolkit's headers instead, as
+// before (the CUDA toolkit found on the machine; 5 to 6 inputs/s under ASan).
+// Typo correction is limited to 4 per input (-fspell-checking-limit=4).
+// docs/fuzzing.md has the figures. fuzz_cuda_mutator.cpp mutates at the
+// level of tokens and lines; the seeds are the fixtures and examples, and
+// the crash corpus of tests/crash/inputs.
 #include "nestor/Analysis.h"
 #include "nestor/Config.h"
 #include "nestor/Lint.h"
@@ -20,20 +28,31 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 namespace {
 nestor::PreambleCache *preambles = nullptr;
+bool toolkitHeaders = false;
+// Typo correction walks every identifier for each unknown name, and mutated
+// inputs are full of them: it was the largest single cost (a quarter of the
+// time on the examples). A few corrections per input keep its recovery paths
+// covered.
+const std::vector<std::string> flags = {"-fspell-checking-limit=4"};
 }
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   preambles = new nestor::PreambleCache(); // lives as long as the process
+  const char *cuda = std::getenv("NESTOR_FUZZ_CUDA");
+  toolkitHeaders = cuda && std::string(cuda) == "toolkit";
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   nestor::AnalysisOptions opts;
   opts.contents = std::string(reinterpret_cast<const char *>(data), size);
-  opts.flags.userFlags = std::vector<std::string>{}; // no compile database lookup
+  opts.flags.userFlags = flags; // the flags after `--`: no compile database lookup
+  if (!toolkitHeaders) opts.flags.cudaPath = "none";   // the built-in CUDA header
   auto tu = nestor::analyzeFile("/nonexistent/nestor-fuzz/input.cu", opts, preambles);
   if (!tu) {
     std::string message = llvm::toString(tu.takeError());

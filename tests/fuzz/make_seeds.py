@@ -154,8 +154,11 @@ write("fuzz_compile_flags", "self-include", db(["nvcc", "@flags.rsp", "k.cu"]) +
 write("fuzz_compile_flags", "other-file", db(["clang++", "-x", "cuda", "other.cu"], file="other.cu"))
 write("fuzz_compile_flags", "malformed", '[{"directory": 1, "file": []}]')
 
-# ---- fuzz_model: the fixtures and examples --------------------------------
-for p in sorted(list((ROOT / "tests" / "fixtures").rglob("*.cu")) + list((ROOT / "examples").rglob("*.cu"))):
+# ---- fuzz_model: the fixtures, the examples and the crash corpus -----------
+# (tests/crash/inputs: invalid and odd CUDA that once crashed the analysis or
+# could, issue #20)
+for p in sorted(list((ROOT / "tests" / "fixtures").rglob("*.cu")) + list((ROOT / "examples").rglob("*.cu"))
+                + list((ROOT / "tests" / "crash" / "inputs").glob("*.cu"))):
     rel = p.relative_to(ROOT).as_posix().replace("/", "_")
     if p.stat().st_size <= 20000:
         write("fuzz_model", rel, p.read_bytes())

@@ -29,6 +29,7 @@ struct FileResult {
   std::string file;                  ///< as given on the command line / absolute
   std::vector<Finding> findings;
   std::optional<std::string> error;  ///< the file could not be analysed
+  bool internalError = false;        ///< `error` is a crash the analysis recovered from (CrashRecovery.h)
   std::vector<std::string> droppedFlags;
   bool fallbackHeaders = false;
   std::string includer;              ///< parsed with this database file's command (a header)

@@ -1,0 +1,2 @@
+struct Opaque;
+__global__ void k() { extern __shared__ Opaque s[]; }

@@ -1,0 +1,2 @@
+struct Opaque;
+__global__ void k() { __shared__ Opaque s; }

@@ -1,0 +1,2 @@
+<<<>>> }}} {{{ __global__ __shared__ [[ ]] #pragma np
+template template <<< for ( ; ; ) >>> struct ; __syncthreads

@@ -1,0 +1,2 @@
+template <int N> struct Deep { Deep<N + 1> inner; };
+__global__ void k() { __shared__ Deep<0> d[1]; }

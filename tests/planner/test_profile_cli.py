@@ -40,7 +40,7 @@ def check(cond, what):
 
 def run(args, env_extra=None, cwd=None, drop=()):
     env = dict(os.environ)
-    for k in ("NESTOR_RUNNER_ASSUME_DEVICES", "CUDA_VISIBLE_DEVICES", "NESTOR_RUNNER") + tuple(drop):
+    for k in ("NESTOR_RUNNER_ASSUME_DEVICES", "NESTOR_RUNNER_REPORTED_MS", "CUDA_VISIBLE_DEVICES", "NESTOR_RUNNER") + tuple(drop):
         env.pop(k, None)
     env.update(env_extra or {})
     p = subprocess.run([NESTOR, "profile"] + args, capture_output=True, text=True, env=env, cwd=cwd, timeout=600)
@@ -142,7 +142,7 @@ def main():
             check(False, f"plan validates against the schema: {e}")
 
         # -- full local run through the runner's test seam --
-        seam = {**cache_env, "NESTOR_RUNNER_ASSUME_DEVICES": "1", "FAKE_BUILD_LOG": build_log}
+        seam = {**cache_env, "NESTOR_RUNNER_ASSUME_DEVICES": "1", "NESTOR_RUNNER_REPORTED_MS": ".fake-run-ms", "FAKE_BUILD_LOG": build_log}
         report_md = os.path.join(tmp, "report.md")
         rc, out, err = run([src, "--kernel", "tmv", "--report", report_md], seam)
         check(rc == 0, f"local run: exit 0 (rc {rc}; {err.strip()[-600:]})")

@@ -93,7 +93,7 @@ def run(tmp):
     os.makedirs(pid_dir)
     env = dict(os.environ)
     env.pop("CUDA_VISIBLE_DEVICES", None)
-    env.update({"NESTOR_RUNNER_ASSUME_DEVICES": "1", "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
+    env.update({"NESTOR_RUNNER_ASSUME_DEVICES": "1", "NESTOR_RUNNER_REPORTED_MS": ".fake-run-ms", "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
                 "FAKE_BUILD_LOG": build_log, "FAKE_PID_DIR": pid_dir})
     c = LspClient([NESTOR_CMD, "lsp"], cwd=tmp, env=env, stderr=sys.stderr)
     try:

@@ -1,9 +1,12 @@
 # Helpers shared by every CMake file that builds CUDA code.
 #
 # GPU tests follow one convention so that CI (no GPU) stays green without
-# hiding them: the test binary checks for a device first, prints
-# "SKIP: <reason>" and exits 77 when there is none; ctest reports that as
-# skipped (SKIP_RETURN_CODE 77). Every GPU test carries the label `gpu`.
+# hiding them: every GPU test command goes through cmake/run-gpu-test.sh,
+# whose probe (nestor_device_probe) prints "SKIP: <reason>" and exits 77 when
+# there is no CUDA device (ctest: skipped, SKIP_RETURN_CODE 77), and prints
+# "FAIL: <reason>" and fails when the driver or runtime failed. With
+# NESTOR_EXPECT_GPU=1 (every GPU run sets it) any skip is a failure. Every GPU
+# test carries the label `gpu`.
 
 # Included from several directories: directory-scoped results (NESTOR_HAVE_CUDA,
 # the CUDA language) must be set in each, so there is no include guard.
@@ -55,7 +58,8 @@ if(NESTOR_ENABLE_CUDA AND CMAKE_CUDA_COMPILER)
   endif()
   if(NOT TARGET nestor_device_probe)
     add_executable(nestor_device_probe ${PROJECT_SOURCE_DIR}/cmake/device_probe.cpp)
-    target_link_libraries(nestor_device_probe PRIVATE CUDA::cudart)
+    target_include_directories(nestor_device_probe PRIVATE ${PROJECT_SOURCE_DIR}/runtime/include)
+    target_link_libraries(nestor_device_probe PRIVATE CUDA::cudart ${CMAKE_DL_LIBS})
   endif()
   # Prefix of every GPU test command: skip (77, with the reason) without a device.
   set(NESTOR_GPU_TEST_LAUNCHER sh ${PROJECT_SOURCE_DIR}/cmake/run-gpu-test.sh $<TARGET_FILE:nestor_device_probe>)

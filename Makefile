@@ -39,9 +39,18 @@ demo: bootstrap configure
 	@echo "A rewrite (nestor rewrite --diff):"
 	$(NESTOR) rewrite examples/loops/tmv.cu --at 16 --apply np-pragma --diff
 
-test: bootstrap e2e-deps build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 1200
-	$(MAKE) test-asan
+# One result for the whole suite: the sanitizer/fuzz suite runs even when the
+# main build or suite failed, and `make test` fails when either did.
+TEST_MAIN ?= $(MAKE) --no-print-directory build && cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 1200
+TEST_ASAN ?= $(MAKE) --no-print-directory test-asan
+test: bootstrap e2e-deps
+	@main=0; asan=0; \
+	( $(TEST_MAIN) ) || main=$$?; \
+	( $(TEST_ASAN) ) || asan=$$?; \
+	echo; \
+	if [ $$main -eq 0 ]; then echo "make test: main suite passed"; else echo "make test: main suite FAILED (exit $$main)"; fi; \
+	if [ $$asan -eq 0 ]; then echo "make test: sanitizer/fuzz suite passed"; else echo "make test: sanitizer/fuzz suite FAILED (exit $$asan)"; fi; \
+	test $$main -eq 0 && test $$asan -eq 0
 
 # The unit, CLI and LSP tests again under ASan+UBSan, and each fuzz target
 # for a fixed number of runs over its corpus (CMakePresets.json `asan`,

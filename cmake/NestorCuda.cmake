@@ -1,9 +1,12 @@
 # Helpers shared by every CMake file that builds CUDA code.
 #
 # GPU tests follow one convention so that CI (no GPU) stays green without
-# hiding them: the test binary checks for a device first, prints
-# "SKIP: <reason>" and exits 77 when there is none; ctest reports that as
-# skipped (SKIP_RETURN_CODE 77). Every GPU test carries the label `gpu`.
+# hiding them: every GPU test command goes through cmake/run-gpu-test.sh,
+# whose probe (nestor_device_probe) prints "SKIP: <reason>" and exits 77 when
+# there is no CUDA device (ctest: skipped, SKIP_RETURN_CODE 77), and prints
+# "FAIL: <reason>" and fails when the driver or runtime failed. With
+# NESTOR_EXPECT_GPU=1 (every GPU run sets it) any skip is a failure. Every GPU
+# test carries the label `gpu`.
 
 # Included from several directories: directory-scoped results (NESTOR_HAVE_CUDA,
 # the CUDA language) must be set in each, so there is no include guard.
@@ -39,23 +42,20 @@ if(NESTOR_ENABLE_CUDA AND CMAKE_CUDA_COMPILER)
     add_library(CUDA::cudadevrt INTERFACE IMPORTED GLOBAL)
   endif()
   set(NESTOR_HAVE_CUDA ON)
-  # GPU test programs and benches are built by default only where a GPU is
-  # present; elsewhere (CI) their tests still run and report "skipped" with the
-  # reason, and `cmake --build . --target <program>` still builds any of them.
+  # GPU test programs, runtime tests and benches are built wherever nvcc is
+  # (compile and link only where there is no GPU: CI then fails on a change
+  # that breaks device code); their tests skip at run time without a device.
+  # -DNESTOR_BUILD_GPU_PROGRAMS=OFF leaves them out of 'all' (a quick local
+  # build); `cmake --build . --target <program>` still builds any of them.
   if(NOT DEFINED NESTOR_BUILD_GPU_PROGRAMS)
-    execute_process(COMMAND nvidia-smi -L RESULT_VARIABLE nestor_smi_rc OUTPUT_QUIET ERROR_QUIET)
-    if(nestor_smi_rc EQUAL 0)
-      set(nestor_gpu_default ON)
-    else()
-      set(nestor_gpu_default OFF)
-    endif()
-    set(NESTOR_BUILD_GPU_PROGRAMS ${nestor_gpu_default} CACHE BOOL
-        "Build GPU test programs and benches as part of 'all' (default: when nvidia-smi finds a GPU)")
-    message(STATUS "Nestor: GPU test programs in 'all': ${NESTOR_BUILD_GPU_PROGRAMS}")
+    set(NESTOR_BUILD_GPU_PROGRAMS ON CACHE BOOL
+        "Build GPU test programs, runtime tests and benches as part of 'all' (default ON wherever nvcc is)")
+    message(STATUS "Nestor: GPU test programs and benches in 'all': ${NESTOR_BUILD_GPU_PROGRAMS}")
   endif()
   if(NOT TARGET nestor_device_probe)
     add_executable(nestor_device_probe ${PROJECT_SOURCE_DIR}/cmake/device_probe.cpp)
-    target_link_libraries(nestor_device_probe PRIVATE CUDA::cudart)
+    target_include_directories(nestor_device_probe PRIVATE ${PROJECT_SOURCE_DIR}/runtime/include)
+    target_link_libraries(nestor_device_probe PRIVATE CUDA::cudart ${CMAKE_DL_LIBS})
   endif()
   # Prefix of every GPU test command: skip (77, with the reason) without a device.
   set(NESTOR_GPU_TEST_LAUNCHER sh ${PROJECT_SOURCE_DIR}/cmake/run-gpu-test.sh $<TARGET_FILE:nestor_device_probe>)

@@ -127,6 +127,16 @@ while IFS=$'\t' read -r p variant src rdc defines; do
       || { echo "BUILD FAILED: $p $variant (see $build_dir/log/$(basename "$bin").build.log)"; rm -f "$bin"; } ) &
 done < "$build_list"
 wait
+# Every figure is a ratio to the references (the flat kernel and the CDP
+# original of the same program): without one the bench means nothing, so it
+# stops loudly instead of printing a table with holes.
+build_failed=0
+while IFS=$'\t' read -r p variant src rdc defines; do
+  bin="$(binary_of "$p" "$variant")"
+  [ -x "$bin" ] && continue
+  build_failed=1
+  case "$variant" in flat|cdp) die "the reference '$variant' of $p was not built (see $build_dir/log/$(basename "$bin").build.log)" ;; esac
+done < "$build_list"
 
 # ---- runs ----
 results="$build_dir/results.tsv"
@@ -185,3 +195,7 @@ awk -F'\t' -v outdir="$build_dir/out" -v bindir="$build_dir/bin" '
     for (v in cnt) printf "%-44s %8.2fx %8.2fx %5d\n", v, exp(lc[v] / cnt[v]), exp(lf[v] / cnt[v]), cnt[v] | "sort"
     close("sort")
   }' "$results"
+if [ "$build_failed" = 1 ]; then
+  echo "run.sh: some variants were not built (BUILD FAILED above)" >&2
+  exit 1
+fi

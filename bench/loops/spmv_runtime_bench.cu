@@ -27,6 +27,9 @@
 #include <nestor/gpu_test.cuh>
 #include <nestor/subwarp.cuh>
 
+#if !NESTOR_HAVE_CUSPARSE
+#error "cuSPARSE is the reference this bench compares with: build it with -DNESTOR_HAVE_CUSPARSE=1 -lcusparse"
+#endif
 #if NESTOR_HAVE_CUSPARSE
 #include <cusparse.h>
 #define CUSPARSE_CHECK(expr)                                                                 \

@@ -70,6 +70,10 @@ private:
   std::vector<ResultCache> extra_caches_;
   std::mutex progress_mutex_;
   bool baseline_checked_ = false;
+  // Test seam NESTOR_RUNNER_REPORTED_MS (with NESTOR_RUNNER_ASSUME_DEVICES
+  // only): the file, in the run's work dir, from which a run's sample is read
+  // instead of its wall time. Empty: the wall clock.
+  std::string reported_ms_file_;
 
   // Shared between build threads and GPU workers (runner_timing.cpp).
   std::mutex schedule_mutex_;

@@ -144,10 +144,23 @@ async function main() {
       log(`status bar: ${state}`);
     });
 
-    await step('diagnostic squiggle in tmv.cu', async () => {
-      await page.locator('.editor-group-container.active .monaco-editor .squiggly-warning, ' +
-        '.editor-group-container.active .monaco-editor .squiggly-error, ' +
-        '.editor-group-container.active .monaco-editor .squiggly-info').first().waitFor({ state: 'attached', timeout: STEP_TIMEOUT_MS });
+    await step('diagnostic squiggle on the loop of tmv.cu', async () => {
+      // np-parallel-loop is a warning on the `for` line: a squiggle of that
+      // severity whose middle lies within that line's box (any other squiggle,
+      // or one elsewhere, does not count).
+      const loop = 'for (int i = 0; i < h; i++)';
+      const loopLine = page.locator('.editor-group-container.active .view-line', { hasText: loop }).first();
+      const warnings = page.locator('.editor-group-container.active .monaco-editor .squiggly-warning');
+      await waitFor(`a warning squiggle on the line "${loop}" of tmv.cu`, async () => {
+        const line = await loopLine.boundingBox();
+        if (!line) return false;
+        for (const squiggle of await warnings.all()) {
+          const box = await squiggle.boundingBox();
+          const middle = box && box.y + box.height / 2;
+          if (box && box.width > 0 && middle >= line.y && middle <= line.y + line.height) return true;
+        }
+        return false;
+      });
       await screenshot('squiggle');
     });
 
@@ -221,7 +234,13 @@ async function main() {
         const bars = await frame.locator('svg.chart rect.bar').count();
         const rows = await frame.locator('table.variants tbody tr').count();
         log(`report: "${heading}", ${bars} bars, ${rows} table rows`);
-        if (/Profile of kernel/.test(heading) && (bars === 0 || rows === 0)) throw new Error('the report has no chart bars or table rows');
+        // The error page ("Nestor profile: Could not read the report ...") has
+        // the other heading: it is a failure, as is a report without a chart.
+        if (!/Profile of kernel/.test(heading)) {
+          const text = (await frame.locator('body').innerText()).replace(/\s+/g, ' ').slice(0, 300);
+          throw new Error(`the report webview shows "${heading}", not a report: ${text}`);
+        }
+        if (bars === 0 || rows === 0) throw new Error(`the report has ${bars} chart bars and ${rows} table rows`);
         await screenshot('profile-report');
       });
     }

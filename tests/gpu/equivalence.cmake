@@ -72,7 +72,7 @@ function(nestor_add_equivalence_test name)
   set(workdir ${CMAKE_BINARY_DIR}/tests/gpu/work/${name})
   file(MAKE_DIRECTORY ${workdir})
   add_test(NAME ${name}
-    COMMAND nestor_equiv_check --workdir ${workdir}
+    COMMAND ${NESTOR_GPU_TEST_LAUNCHER} $<TARGET_FILE:nestor_equiv_check> --workdir ${workdir}
             --original $<TARGET_FILE:${original_target}>
             --rewritten $<TARGET_FILE:${rewritten_target}>
             ${side_args} -- ${EQ_ARGS})

@@ -225,11 +225,18 @@ std::vector<std::string> labels(const std::optional<llvm::json::Array> &items) {
 }
 
 TEST(Completion, ClausesOperatorsAndValues) {
+  // The grammar of CUDA-NP's pragma (docs), written out here: comparing the
+  // completions with npClauses()/npOperators(), the lists they are made from,
+  // could not fail whatever those lists held.
   auto clauses = labels(pragmaCompletions("  #pragma np parallel for "));
-  for (const ClauseInfo &c : npClauses())
-    EXPECT_NE(std::find(clauses.begin(), clauses.end(), c.name), clauses.end()) << c.name;
+  EXPECT_EQ(clauses, (std::vector<std::string>{"reduction", "scan", "copyin", "num_threads", "np_type", "sm_version"}));
   auto ops = labels(pragmaCompletions("#pragma np parallel for reduction("));
-  EXPECT_EQ(ops, npOperators());
+  EXPECT_EQ(ops, (std::vector<std::string>{"+", "*", "max", "min", "&", "|", "^", "&&", "||"}));
+  // Every operator offered is one the parser accepts.
+  for (const std::string &op : ops) {
+    NpPragma p = parseNpPragma("np parallel for reduction(" + op + ":sum)", PragmaTextOrigin{});
+    EXPECT_TRUE(p.valid()) << op << ": " << (p.errors.empty() ? "" : p.errors.front().message);
+  }
   auto types = labels(pragmaCompletions("#pragma np parallel for np_type("));
   EXPECT_EQ(types, (std::vector<std::string>{"inter", "intra"}));
   auto counts = labels(pragmaCompletions("#pragma np parallel for num_threads("));

@@ -17,7 +17,12 @@ timing) has real differences to measure and check.
 * Each build appends a line to $FAKE_BUILD_LOG when set; each run writes its
   pid to $FAKE_PID_DIR when set (tests check what ran, and that a cancelled
   profile left nothing running); $FAKE_EXTRA_RUN_S adds seconds to every run
-  (the Slurm test needs a task that is still running when it kills it)."""
+  (the Slurm test needs a task that is still running when it kills it).
+* Under the runner's test seam NESTOR_RUNNER_REPORTED_MS=FILE the program
+  also writes its run time (the same seconds, in ms) to FILE, and the runner
+  takes that as the sample: the verdicts of the tests never depend on how
+  fast or loaded the machine is (the sleep stays, for the tests that need a
+  program still running)."""
 import os
 import sys
 
@@ -70,7 +75,11 @@ def main(argv):
 import os, sys, time
 if os.environ.get("FAKE_PID_DIR"):
     open(os.path.join(os.environ["FAKE_PID_DIR"], str(os.getpid())), "w").close()
-time.sleep({delay!r} + float(os.environ.get("FAKE_EXTRA_RUN_S", "0")))
+seconds = {delay!r} + float(os.environ.get("FAKE_EXTRA_RUN_S", "0"))
+if os.environ.get("NESTOR_RUNNER_REPORTED_MS"):
+    with open(os.environ["NESTOR_RUNNER_REPORTED_MS"], "w") as reported:
+        reported.write(f"{{seconds * 1000}}\\n")
+time.sleep(seconds)
 with open(sys.argv[1] if len(sys.argv) > 1 else "out.txt", "w") as out:
     out.write("checksum {checksum}\\n")
 """)

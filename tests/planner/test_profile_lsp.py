@@ -28,14 +28,14 @@ FAKE = os.path.join(HERE, "fake_nvcc.py")
 TMV = os.path.join(SOURCE, "examples/profile/tmv/tmv.cu")
 
 
-def workspace(root, name, reference, slow):
+def workspace(root, name, reference, slow, timeout=60):
     ws = os.path.join(root, name)
     os.makedirs(ws)
     shutil.copy(TMV, os.path.join(ws, "tmv.cu"))
     build = f"{sys.executable} {FAKE} {{flags}} {{defines}} --reference {reference} --slow {slow} --fast 0.01 -o {{exe}} {{source}}"
     with open(os.path.join(ws, ".nestor.yaml"), "w") as f:
         f.write(f'profile:\n  build: "{build}"\n  run: "{{exe}} out.txt"\n  outputs: [out.txt]\n'
-                "  tolerance: 0\n  repetitions: 5\n  timeout: 60\n")
+                f"  tolerance: 0\n  repetitions: 5\n  timeout: {timeout}\n")
     return os.path.join(ws, "tmv.cu")
 
 
@@ -88,12 +88,14 @@ def run(tmp):
     reference = os.path.join(tmp, "reference.cu")
     shutil.copy(TMV, reference)
     fast_file = workspace(tmp, "fast", reference, 0.12)
-    slow_file = workspace(tmp, "slow", reference, 30)
+    # The slow program runs for an hour (and its run timeout is longer): only a
+    # cancellation that works ends it, so no check needs to time anything.
+    slow_file = workspace(tmp, "slow", reference, 3600, timeout=7200)
     build_log, pid_dir = os.path.join(tmp, "builds.log"), os.path.join(tmp, "pids")
     os.makedirs(pid_dir)
     env = dict(os.environ)
     env.pop("CUDA_VISIBLE_DEVICES", None)
-    env.update({"NESTOR_RUNNER_ASSUME_DEVICES": "1", "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
+    env.update({"NESTOR_RUNNER_ASSUME_DEVICES": "1", "NESTOR_RUNNER_REPORTED_MS": ".fake-run-ms", "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
                 "FAKE_BUILD_LOG": build_log, "FAKE_PID_DIR": pid_dir})
     c = LspClient([NESTOR_CMD, "lsp"], cwd=tmp, env=env, stderr=sys.stderr)
     try:
@@ -126,7 +128,9 @@ def run(tmp):
         check(rec.get("variant", "").startswith("np-") and report.get("decision") == "variant",
               "report: recommends a (faster) CUDA-NP variant")
         ok_rows = [v for v in report.get("variants", []) if v["status"] == "ok"]
-        check(all(isinstance(v["median_ms"], float) and len(v["iqr_ms"]) == 2 and v["samples"] >= 1 for v in ok_rows),
+        # JSON numbers: a reported 10 ms median may be written as 10 (an int to Python).
+        check(ok_rows and all(isinstance(v["median_ms"], (int, float)) and not isinstance(v["median_ms"], bool)
+                              and len(v["iqr_ms"]) == 2 and v["samples"] >= 1 for v in ok_rows),
               "report: medians, IQRs and sample counts of the correct variants")
         check("| Variant | Status |" in report.get("markdown", "") and report.get("results", {}).get("tool") == "nestor-runner",
               "report: the Markdown table and the runner's results document")
@@ -155,13 +159,15 @@ def run(tmp):
             time.sleep(0.1)
         pids = [int(p) for p in os.listdir(pid_dir)]
         check(len(pids) >= 1 and all(alive(p) for p in pids), "cancellation: a variant's program is running")
-        t0 = time.monotonic()
         c.notify("window/workDoneProgress/cancel", {"token": "tok-cancel"})
-        msg = c.wait_response(rid, timeout=60)
-        took = time.monotonic() - t0
+        # Answered at all means cancelled: the program would run for an hour.
+        msg = c.wait_response(rid, timeout=300)
         check(msg.get("error", {}).get("code") == -32800, f"cancellation: RequestCancelled ({msg.get('error')})")
-        check(took < 10, f"cancellation: answered in {took:.1f} s, not after the 30 s run")
-        time.sleep(0.5)
+        # The kill is asynchronous: wait for the program to go (the bound is
+        # reached only when it survived).
+        deadline = time.monotonic() + 60
+        while any(alive(p) for p in pids) and time.monotonic() < deadline:
+            time.sleep(0.05)
         check(not any(alive(p) for p in pids), "cancellation: the running program was killed")
         end = c.wait_notification(lambda m: m.get("method") == "$/progress" and m["params"]["token"] == "tok-cancel"
                                   and m["params"]["value"]["kind"] == "end", timeout=30, start=mark)

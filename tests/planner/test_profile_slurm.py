@@ -80,7 +80,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="nestor-slurm-test-")
     slurm_dir = os.path.join(tmp, "slurm")
     env = dict(os.environ, NESTOR_SLURM_DIR=slurm_dir, SLURM_CONF=os.path.join(slurm_dir, "slurm.conf"),
-               NESTOR_RUNNER_ASSUME_DEVICES="1", NESTOR_SLURM_PORT=str(free_port_pair()))
+               NESTOR_RUNNER_ASSUME_DEVICES="1", NESTOR_RUNNER_REPORTED_MS=".fake-run-ms", NESTOR_SLURM_PORT=str(free_port_pair()))
     env.pop("CUDA_VISIBLE_DEVICES", None)
     started = False
     try:

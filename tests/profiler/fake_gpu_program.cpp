@@ -10,11 +10,27 @@
 // (added to every output value, to test tolerances), build_sleep_ms (build
 // time). With NESTOR_FAKE_RUN_LOG set, every run appends its variant's id
 // (the name of its scratch directory) to that file, so tests see the order.
+//
+// Run time without the machine's speed: under the runner's test seam
+// NESTOR_RUNNER_REPORTED_MS=FILE the program does not sleep but writes its
+// run time (sleep_ms plus the fixed jitter below) to FILE, and the runner
+// takes that as the sample.
+//
+// Explicit synchronisation, so that tests assert an order of events instead
+// of hoping a sleep was long enough (each waits until the event happened;
+// the runner's build/run timeout ends a wait that never ends):
+//   build_wait_for=PATH   the build waits until PATH exists
+//   run_wait_for=PATH     every run waits until PATH exists
+//   touch_on_run=PATH     every run creates PATH (after any wait)
+//   rendezvous=DIR:N      every run creates DIR/<CUDA_VISIBLE_DEVICES> and waits
+//                         until N such files exist (runs on N devices met)
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <string>
@@ -35,6 +51,16 @@ static std::map<std::string, std::string> read_config(const char* path) {
 
 static void sleep_ms(double ms) { std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long>(ms * 1000))); }
 
+// Polls for an event another process makes happen; ends only when it happened
+// (or when the runner kills the program at its timeout).
+static void wait_until(const std::function<bool()>& happened) {
+  while (!happened()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+}
+
+static void wait_for_path(const std::string& path) {
+  wait_until([&] { return std::filesystem::exists(path); });
+}
+
 int main(int argc, char** argv) {
   if (argc < 4) {
     std::fprintf(stderr, "usage: %s build SRC EXE | run SRC OUT\n", argv[0]);
@@ -46,6 +72,7 @@ int main(int argc, char** argv) {
 
   if (mode == "build") {
     if (config.count("build_sleep_ms")) sleep_ms(std::atof(config["build_sleep_ms"].c_str()));
+    if (config.count("build_wait_for")) wait_for_path(config["build_wait_for"]);
     if (behaviour == "build_error") {
       std::fprintf(stderr, "%s:1:1: error: fake compile error requested by the test\n", argv[2]);
       return 1;
@@ -80,8 +107,27 @@ int main(int argc, char** argv) {
       std::ofstream(log, std::ios::app) << dir.substr(dir.rfind('/') + 1) << '\n';
     }
   }
+  if (config.count("run_wait_for")) wait_for_path(config["run_wait_for"]);
+  if (config.count("rendezvous")) {
+    std::string spec = config["rendezvous"];
+    std::filesystem::path dir = spec.substr(0, spec.rfind(':'));
+    size_t n = std::stoul(spec.substr(spec.rfind(':') + 1));
+    const char* device = std::getenv("CUDA_VISIBLE_DEVICES");
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / (device && *device ? device : "none")).close();
+    wait_until([&] {
+      size_t met = 0;
+      for ([[maybe_unused]] auto& entry : std::filesystem::directory_iterator(dir)) ++met;
+      return met >= n;
+    });
+  }
+  if (config.count("touch_on_run")) std::ofstream(config["touch_on_run"]).close();
   double sleep = config.count("sleep_ms") ? std::atof(config["sleep_ms"].c_str()) : 10;
-  sleep_ms(sleep + (sleep > 5 ? jitter[run_index % 8] : 0));
+  double run_ms = sleep + (sleep > 5 ? jitter[run_index % 8] : 0);
+  if (const char* reported = std::getenv("NESTOR_RUNNER_REPORTED_MS"); reported && *reported)
+    std::ofstream(reported) << run_ms << '\n';
+  else
+    sleep_ms(run_ms);
 
   if (behaviour == "crash") std::abort();
   if (behaviour == "exit_nonzero") {

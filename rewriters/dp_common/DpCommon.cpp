@@ -430,7 +430,7 @@ std::string freshCopies(const std::vector<std::string> &renamed, const std::stri
   return out;
 }
 
-llvm::Error addRuntimeInclude(const AnalyzedTU &tu, tooling::Replacements &reps, unsigned before,
+llvm::Error addRuntimeInclude(const AnalyzedTU &tu, EditSet &reps, unsigned before,
                               const std::vector<std::pair<std::string, std::string>> &defines) {
   llvm::StringRef text = tu.mainFileText();
   std::string defs;
@@ -444,12 +444,14 @@ llvm::Error addRuntimeInclude(const AnalyzedTU &tu, tooling::Replacements &reps,
     size_t at = text.find("<nestor/dp.cuh>");
     size_t lineStart = text.rfind('\n', at);
     lineStart = lineStart == llvm::StringRef::npos ? 0 : lineStart + 1;
-    return reps.add(replacementFor(tu, unsigned(lineStart), unsigned(lineStart), defs));
+    reps.insert(unsigned(lineStart), defs, EditSet::kIncludeRank);
+    return llvm::Error::success();
   }
   unsigned at = includeInsertionPoint(text, before);
   std::string inc = defs + "#include <nestor/dp.cuh>\n";
   if (at == 0) inc += "\n";
-  return reps.add(replacementFor(tu, at, at, inc));
+  reps.insert(at, inc, EditSet::kIncludeRank);
+  return llvm::Error::success();
 }
 
 std::vector<std::string> parameterDecls(const AnalyzedTU &tu, const FunctionDecl *fd,

@@ -5,6 +5,7 @@
 // before they are offered (CDP2 device synchronisation, templates, macros).
 #pragma once
 #include "nestor/Rewrite.h"
+#include "nestor/EditSet.h"
 
 #include <functional>
 #include <optional>
@@ -98,7 +99,7 @@ std::string freshCopies(const std::vector<std::string> &renamed, const std::stri
 /// Adds `#include <nestor/dp.cuh>` (after the last #include before `before`)
 /// unless present, preceded by `#ifndef M / #define M v / #endif` for each
 /// define (a default that -D still overrides).
-llvm::Error addRuntimeInclude(const AnalyzedTU &tu, clang::tooling::Replacements &reps, unsigned before,
+llvm::Error addRuntimeInclude(const AnalyzedTU &tu, EditSet &reps, unsigned before,
                               const std::vector<std::pair<std::string, std::string>> &defines = {});
 
 /// Re-indents a multi-line block: every line after the first gets `prefix`.

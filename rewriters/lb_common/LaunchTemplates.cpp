@@ -21,6 +21,7 @@
 // builds without -rdc / cudadevrt (the code action's title says so).
 // Runtime and CDP2 semantics: nestor/promote.cuh, nestor/delayed_launches.cuh.
 #include "LaunchTemplates.h"
+#include "nestor/EditSet.h"
 #include "LoadBalance.h"
 #include "../dp_common/DpCommon.h"
 #include "../loop_common/LoopCommon.h"
@@ -304,8 +305,7 @@ llvm::Expected<clang::tooling::Replacements> applyLaunchTemplate(const AnalyzedT
   const std::string rec = child + "_nestor_launch", thread = child + "_nestor_thread", drain = child + "_nestor_drain",
                     dpar = child + "_nestor_dpar";
   const std::string queueType = "nestor::tmpl::launch_queue<" + rec + ">", queuesType = "nestor::tmpl::launch_queues<" + rec + ">";
-  clang::tooling::Replacements reps;
-  auto add = [&](unsigned b, unsigned e, llvm::StringRef s) -> llvm::Error { return reps.add(replacementFor(tu, b, e, s)); };
+  EditSet reps(tu);
 
   // 1. After the child: its body with the identity as parameters, the record
   // and the kernel that runs delayed launches (the pass, or dpar-opt's child).
@@ -339,15 +339,14 @@ llvm::Expected<clang::tooling::Replacements> applyLaunchTemplate(const AnalyzedT
   const std::string group = launchReplacement(p, thr);
 
   if (!holdsInBlock(which)) {
-    if (auto e = add(p.scan.declEnd, p.scan.declEnd, after)) return std::move(e);
+    reps.add(p.scan.declEnd, p.scan.declEnd, after);
     // 2. The launch in the parent.
-    if (auto e = add(p.ls.groupBegin, p.ls.groupEnd, group)) return std::move(e);
+    reps.add(p.ls.groupBegin, p.ls.groupEnd, group);
     // 3. The parent's queues parameter and its host launches.
     clang::SourceLocation rp = p.ls.parent->getFunctionTypeLoc().getRParenLoc();
     if (rp.isInvalid()) return llvm::createStringError("%s: cannot find the parameter list of %s", rw, parent.c_str());
     unsigned at = sm.getFileOffset(sm.getExpansionLoc(rp));
-    if (auto e = add(at, at, std::string(p.ls.parent->param_empty() ? "" : ", ") + queuesType + " nestor_lq = {}"))
-      return std::move(e);
+    reps.add(at, at, std::string(p.ls.parent->param_empty() ? "" : ", ") + queuesType + " nestor_lq = {}");
     for (const HostLaunch &h : p.hosts) {
       const clang::CUDAKernelCallExpr *call = tu.launchExpr(h.site->id);
       std::string args;
@@ -361,12 +360,11 @@ llvm::Expected<clang::tooling::Replacements> applyLaunchTemplate(const AnalyzedT
                            "nestor_lq);\n" + h.indent + "    },\n" + h.indent + "    [&](dim3 nestor_g, dim3 nestor_b, " + queueType +
                            " nestor_q, bool nestor_block_mapped) {\n" + h.indent + "      " + drain +
                            "<<<nestor_g, nestor_b>>>(nestor_q, nestor_block_mapped);\n" + h.indent + "    })";
-      if (auto e = add(hs.span.begin.offset, hs.span.end.offset, launch)) return std::move(e);
+      reps.add(hs.span.begin.offset, hs.span.end.offset, launch);
     }
     auto inc = loops::includeReplacement(tu, "nestor/promote.cuh");
-    if (inc.getReplacementText().size())
-      if (auto e = reps.add(inc)) return std::move(e);
-    return reps;
+    reps.addInclude(inc);
+    return reps.replacements();
   }
 
   // dbuf-shared / dpar-opt. 2. The parent body, with the launch replaced,
@@ -382,13 +380,11 @@ llvm::Expected<clang::tooling::Replacements> applyLaunchTemplate(const AnalyzedT
                        "'s block " + (which == LaunchTemplate::DbufShared ? "runs" : "launches") +
                        " after every thread has left this body.\n__device__ __forceinline__ void " + parent + "_nestor_body(" +
                        joinArgs(parentDecls, heldType + " &nestor_held") + ") " + parentBody + "\n\n";
+  // The child's code, then the parent's body (both may go to one offset:
+  // EditSet keeps them in this order).
   unsigned before = declStart(tu, p.ls.parent);
-  if (before == p.scan.declEnd) {
-    if (auto e = add(before, before, after + "\n\n" + bodyFn)) return std::move(e);
-  } else {
-    if (auto e = add(p.scan.declEnd, p.scan.declEnd, after)) return std::move(e);
-    if (auto e = add(before, before, bodyFn)) return std::move(e);
-  }
+  reps.add(p.scan.declEnd, p.scan.declEnd, before == p.scan.declEnd ? after + "\n\n" : after);
+  reps.add(before, before, bodyFn);
   // 3. The kernel: the body, then the block phase.
   std::string k = "{\n  // " + name + ", lb_threshold " + thr + " (irregular-loop-and-recursion-templates.md II-B, Figure 1(" +
                   (which == LaunchTemplate::DbufShared ? "b" : "e") + ")): the body runs launches of " + child +
@@ -406,11 +402,10 @@ llvm::Expected<clang::tooling::Replacements> applyLaunchTemplate(const AnalyzedT
          "  [](const nestor::tmpl::launch_batch<" + rec + "> &nestor_batch) {\n"
          "#if defined(__CUDACC_RDC__) // without -rdc the block runs the held launches itself\n"
          "    " + dpar + "<<<nestor_batch.count, nestor::tmpl::kBatchThreads>>>(nestor_batch);\n#endif\n  });\n}";
-  if (auto e = add(p.parentBodyBegin, p.parentBodyEnd, k)) return std::move(e);
+  reps.add(p.parentBodyBegin, p.parentBodyEnd, k);
   auto inc = loops::includeReplacement(tu, "nestor/delayed_launches.cuh");
-  if (inc.getReplacementText().size())
-    if (auto e = reps.add(inc)) return std::move(e);
-  return reps;
+  reps.addInclude(inc);
+  return reps.replacements();
 }
 
 } // namespace nestor::lb

@@ -18,6 +18,19 @@ foreach(rw dual-queue dbuf-shared dbuf-global dpar-opt)
     PARAMS lb_threshold=32 ${tmpl_inc})
 endforeach()
 
+# CSR bounds held in locals (issue #21, nestor/DefUse.h): `int start = ptr[tid];
+# int end = ptr[tid + 1];` is the CSR pair; a bound written again, or whose
+# address is taken, is not seen through.
+set(tmpl_locals_fx tests/fixtures/templates/csr_locals.cu)
+foreach(rw dual-queue dbuf-shared dbuf-global dpar-opt)
+  string(REPLACE "-" "_" rw_name ${rw})
+  nestor_rewrite_case(templates/csr_locals.${rw_name}_64 INPUT ${tmpl_locals_fx} AT 18 APPLY ${rw})
+  nestor_rewrite_refusal(templates.${rw_name}_csr_local_written_again INPUT ${tmpl_locals_fx} AT 31 APPLY ${rw}
+    EXPECT "the bounds `start` .. `end` are not a CSR-like pair")
+  nestor_rewrite_refusal(templates.${rw_name}_csr_local_address_taken INPUT ${tmpl_locals_fx} AT 43 APPLY ${rw}
+    EXPECT "the bounds `start` .. `end` are not a CSR-like pair")
+endforeach()
+
 # Refusals, each naming the construct and its line.
 set(tmpl_fx tests/fixtures/templates/refusals.cu)
 foreach(rw dual-queue dbuf-shared dbuf-global dpar-opt)

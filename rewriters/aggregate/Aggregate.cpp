@@ -116,6 +116,8 @@ public:
     for (const clang::ParmVarDecl *pv : ls.child->parameters())
       if (pv->getName().empty())
         return Applicability::no("child " + site.child + " has an unnamed parameter", site.span);
+    if (std::string why = recordFieldProblem(ls.child, tu.astContext()); !why.empty())
+      return Applicability::no(why, k->nameSpan);
     if (!ls.streamText.empty())
       return Applicability::no("the launch names a stream (" + ls.streamText + "); aggregated launches use the default one",
                                site.span);

@@ -119,4 +119,11 @@ std::string joinArgs(const std::vector<std::string> &args, const std::string &ex
 /// One line naming a source position, "line L".
 std::string lineOf(const SourceSpan &s);
 
+/// Why a parameter of `child` cannot be a field of a record that device code
+/// default-constructs (aggregate's and the launch templates' records of a
+/// launch's arguments): its class type has no default constructor, a deleted
+/// one, or a __host__ one (LonestarGPU's `Graph`, issue #21); "" when every
+/// parameter can. Names the parameter, its type and the constructor's line.
+std::string recordFieldProblem(const clang::FunctionDecl *child, const clang::ASTContext &ctx);
+
 } // namespace nestor::dprw

@@ -227,6 +227,7 @@ Applicability check(const AnalyzedTU &tu, const RewriteTarget &t, Plan &p) {
   for (const clang::ParmVarDecl *pv : p.ls.child->parameters())
     if (pv->getName().empty() || pv->getName().starts_with("nestor_"))
       return Applicability::no("a parameter of child " + c.name + " is unnamed or named nestor_*", c.nameSpan);
+  if (std::string why = recordFieldProblem(p.ls.child, ctx); !why.empty()) return Applicability::no(why, c.nameSpan);
   for (const clang::Expr *arg : p.ls.call->arguments())
     if (auto why = impure(arg, ctx))
       return Applicability::no("the launch argument `" + textOf(arg, ctx) + "` " + *why + ": it is evaluated once per child thread run in the parent",

@@ -79,3 +79,22 @@ dp_refusal(dp_threshold_after_coarsen INPUT examples/graph/bfs.cu AT 50 APPLY co
 foreach(g warp block grid)
   dp_case(dp/row_tile_sum.aggregate_${g} INPUT tests/fixtures/dp/row_tile_sum.cu AT 28 APPLY aggregate PARAMS granularity=${g})
 endforeach()
+
+# Launch arguments of class type (issue #21): LonestarGPU's Graph, passed by
+# value, has a __host__ default constructor, the Worklist none. threshold and
+# coarsen copy the arguments and compile; aggregate and the launch templates
+# would default-construct a record of them in device code: refused, naming the
+# parameter and the constructor's place in the header.
+set(lonestar_fx tests/fixtures/dp/graph_by_value.cu)
+set(lonestar_inc NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/tests/fixtures/dp)
+foreach(at 21 35)
+  nestor_rewrite_case(dp/graph_by_value.threshold_${at} INPUT ${lonestar_fx} AT ${at} APPLY threshold ${lonestar_inc})
+  nestor_rewrite_case(dp/graph_by_value.coarsen_${at} INPUT ${lonestar_fx} AT ${at} APPLY coarsen ${lonestar_inc})
+endforeach()
+foreach(rw aggregate dbuf-global-launch dual-queue-launch dbuf-shared-launch dpar-opt-launch)
+  string(REPLACE "-" "_" rw_name ${rw})
+  dp_refusal(dp_graph_by_value_${rw_name}_host_ctor INPUT ${lonestar_fx} AT 21 APPLY ${rw}
+    EXPECT "the parameter 'g' of relax_edges is a Graph and the default constructor of 'Graph' is a __host__ function (lonestar_graph.h:10)")
+  dp_refusal(dp_graph_by_value_${rw_name}_no_ctor INPUT ${lonestar_fx} AT 35 APPLY ${rw}
+    EXPECT "the parameter 'wl' of push_neighbours is a Worklist and 'Worklist' has no default constructor")
+endforeach()

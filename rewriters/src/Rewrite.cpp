@@ -2,11 +2,13 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <thread>
 #include "nestor/Rewrite.h"
 #include "nestor/EditSet.h"
+#include "nestor/RefusalText.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FileSystem.h"
@@ -123,6 +125,31 @@ llvm::Expected<clang::tooling::Replacements> EditSet::replacements() const {
     if (auto err = out.add(replacementFor(*tu_, at, end, text))) return std::move(err);
   }
   return out;
+}
+
+std::string lineRef(const SourceSpan &s, const std::string &mainFile) {
+  const std::string n = std::to_string(s.begin.line);
+  // The same file however its path is spelled (the model's file is as given,
+  // spans' as the source manager found it).
+  if (s.file.empty() || mainFile.empty() || llvm::sys::path::filename(s.file) == llvm::sys::path::filename(mainFile))
+    return "line " + n;
+  return llvm::sys::path::filename(s.file).str() + ":" + n;
+}
+
+std::string refusalText(const Applicability &a, const std::string &mainFile) {
+  if (a.applies || !a.blocker.valid()) return a.reason;
+  const std::string ref = lineRef(a.blocker, mainFile), plain = "line " + std::to_string(a.blocker.begin.line);
+  std::string out = a.reason;
+  // The reason's own mention of the line (not of line 17 when the line is 170).
+  bool named = false;
+  for (size_t at = out.find(plain); at != std::string::npos; at = out.find(plain, at + 1)) {
+    size_t after = at + plain.size();
+    if (after < out.size() && std::isdigit(static_cast<unsigned char>(out[after]))) continue;
+    named = true;
+    if (ref != plain) out.replace(at, plain.size(), ref);
+    break;
+  }
+  return named ? out : out + " (" + ref + ")";
 }
 
 llvm::Expected<std::string> applyReplacements(const AnalyzedTU &tu, const clang::tooling::Replacements &r) {

@@ -6,6 +6,7 @@
 // machinery (e.g. two insertions at one offset, which clang's Replacements
 // rejected). One test per file (ctest -R rewrite_all_offers).
 #include "nestor/Analysis.h"
+#include "nestor/RefusalText.h"
 #include "nestor/Rewrite.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -135,6 +136,36 @@ TEST(AllOffersFixtures, KernelAfterIncludesIsOfferedTheTemplates) {
       EXPECT_TRUE(a.applies) << file << " " << id << ": " << a.reason;
     }
   }
+}
+
+} // namespace
+
+namespace {
+
+// Refusals as front ends show them (nestor/RefusalText.h).
+TEST(RefusalText, NamesTheBlockersLineOnceAndItsFileWhenAHeader) {
+  SourceSpan here;
+  here.file = "/src/mst.cu";
+  here.begin.line = 170;
+  here.begin.column = 3;
+  here.begin.offset = 1000;
+  // Not repeated when the reason names it.
+  EXPECT_EQ(refusalText(Applicability::no("uses the __shared__ 'tile' (line 170)", here), "mst.cu"),
+            "uses the __shared__ 'tile' (line 170)");
+  // Appended when it does not (line 17 is another line).
+  EXPECT_EQ(refusalText(Applicability::no("the loop at line 17 carries state", here), "/src/mst.cu"),
+            "the loop at line 17 carries state (line 170)");
+  // In a header: its file, in the reason and not again after it.
+  SourceSpan header = here;
+  header.file = "/src/include/graph.h";
+  EXPECT_EQ(refusalText(Applicability::no("uses the __shared__ 'tile' (line 170)", header), "/src/mst.cu"),
+            "uses the __shared__ 'tile' (graph.h:170)");
+  EXPECT_EQ(refusalText(Applicability::no("calls a host function", header), "/src/mst.cu"),
+            "calls a host function (graph.h:170)");
+  EXPECT_EQ(lineRef(header, "/src/mst.cu"), "graph.h:170");
+  EXPECT_EQ(lineRef(here, "mst.cu"), "line 170");
+  // No blocker: the reason alone.
+  EXPECT_EQ(refusalText(Applicability::no("no loop here"), "/src/mst.cu"), "no loop here");
 }
 
 } // namespace

@@ -98,3 +98,9 @@ foreach(rw aggregate dbuf-global-launch dual-queue-launch dbuf-shared-launch dpa
   dp_refusal(dp_graph_by_value_${rw_name}_no_ctor INPUT ${lonestar_fx} AT 35 APPLY ${rw}
     EXPECT "the parameter 'wl' of push_neighbours is a Worklist and 'Worklist' has no default constructor")
 endforeach()
+# --list names the header's line with its file, once.
+add_test(NAME rewrite_listed.dp.graph_by_value_aggregate_refusal
+  COMMAND ${CMAKE_COMMAND} -DNESTOR=$<TARGET_FILE:nestor> -DINPUT=${PROJECT_SOURCE_DIR}/${lonestar_fx} -DAT=21
+          "-DEXPECT=is a __host__ function (lonestar_graph.h:10): the record of a launch's arguments would default-construct it in device code"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/CheckListed.cmake)
+set_tests_properties(rewrite_listed.dp.graph_by_value_aggregate_refusal PROPERTIES LABELS "rewrite")

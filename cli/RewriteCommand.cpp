@@ -133,7 +133,8 @@ int runRewrite(const std::optional<std::vector<std::string>> &compileFlags) {
         continue;
       }
       int kind = int(target->kind);
-      if (!advice.count(kind)) advice[kind] = adviseMappings(**tu, *mappingConfig, *target, /*checkRealisations=*/false);
+      // With prepare()'s verdicts: the advice printed below only recommends what a rewrite makes here.
+      if (!advice.count(kind)) advice[kind] = adviseMappings(**tu, *mappingConfig, *target, /*checkRealisations=*/true);
       for (const nestor::RewriteParams &v : r->variants()) {
         Applicability a = r->prepare(**tu, *target, v);
         unsigned rank = UINT_MAX;
@@ -160,7 +161,7 @@ int runRewrite(const std::optional<std::vector<std::string>> &compileFlags) {
     });
     for (const Line &l : lines) outs() << l.text << "\n";
     for (auto &[kind, a] : advice)
-      if (a) outs() << "mapping model: " << explainBest(a->target) << "\n";
+      if (a) outs() << "mapping model: " << adviceLine(*a) << "\n";
     return 0;
   }
 

@@ -27,6 +27,7 @@
 #include "../loop_common/LoopCommon.h"
 
 #include "nestor/CudaSemantics.h"
+#include "nestor/DefUse.h"
 #include "nestor/StatementEffects.h"
 
 #include "../../analyzers/src/AstText.h"
@@ -35,6 +36,9 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+
+#include <algorithm>
+#include <cctype>
 
 namespace nestor::lb {
 namespace {
@@ -47,6 +51,7 @@ struct Plan {
   const Kernel *child = nullptr;
   std::vector<HostLaunch> hosts;
   unsigned parentBodyBegin = 0, parentBodyEnd = 0; ///< dbuf-shared / dpar-opt: the parent body `{ ... }`
+  std::optional<std::string> useful; ///< the child threads that do work (usefulThreads), a text at the launch
 };
 
 const char *idOf(LaunchTemplate w) {
@@ -235,6 +240,63 @@ Applicability check(const AnalyzedTU &tu, const RewriteTarget &t, Plan &p) {
   return holdsInBlock(p.which) ? checkParentBlockPhase(tu, p) : checkHostLaunches(tu, p);
 }
 
+/// The child threads of a launch that do work, as a text evaluated at the
+/// launch (issue #21: lb_threshold compares the launch's useful work, not grid
+/// x block, which a 1024-thread block always exceeds and a 1x128 launch with 8
+/// useful threads never reaches). From the guard at the top of the child
+/// (`if (id >= n) return;`, or the body in `if (id < n) { ... }`, with `id`
+/// the global thread index, or threadIdx.x under a one-block grid, through
+/// locals (nestor/DefUse.h), and `n` a parameter), its argument; else the
+/// model's thread count when it is the numerator of the grid's ceiling
+/// division. nullopt when neither is known: grid x block decides.
+std::optional<std::string> usefulThreads(const Plan &p, const clang::ASTContext &ctx) {
+  auto norm = [](std::string t) {
+    t.erase(std::remove_if(t.begin(), t.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)) || c == '(' || c == ')'; }),
+            t.end());
+    return t;
+  };
+  const LaunchSite &site = *p.ls.site;
+  auto isIndex = [&](const clang::Expr *e) {
+    std::string t = norm(textOf(seeThroughLocals(e), ctx));
+    for (const char *g : {"blockIdx.x*blockDim.x+threadIdx.x", "threadIdx.x+blockIdx.x*blockDim.x",
+                          "blockDim.x*blockIdx.x+threadIdx.x", "threadIdx.x+blockDim.x*blockIdx.x"})
+      if (t == g) return true;
+    return t == "threadIdx.x" && site.gridValue && *site.gridValue == 1;
+  };
+  auto bound = [&](const clang::Expr *e) -> std::optional<std::string> {
+    const clang::Expr *b = seeThroughLocals(e)->IgnoreParenImpCasts();
+    if (auto *dr = llvm::dyn_cast<clang::DeclRefExpr>(b))
+      if (auto *pv = llvm::dyn_cast<clang::ParmVarDecl>(dr->getDecl()))
+        if (pv->getFunctionScopeIndex() < p.ls.argTexts.size()) return p.ls.argTexts[pv->getFunctionScopeIndex()];
+    return std::nullopt;
+  };
+  const auto *body = llvm::dyn_cast_or_null<clang::CompoundStmt>(p.ls.child->getBody());
+  if (body) {
+    for (const clang::Stmt *s : body->body()) {
+      if (llvm::isa<clang::DeclStmt>(s)) continue;
+      const auto *ifs = llvm::dyn_cast<clang::IfStmt>(s);
+      const auto *cmp = ifs ? llvm::dyn_cast<clang::BinaryOperator>(ifs->getCond()->IgnoreParenImpCasts()) : nullptr;
+      if (!cmp || ifs->getInit() || ifs->getConditionVariable() || ifs->getElse()) break;
+      const bool exits = llvm::isa<clang::ReturnStmt>(ifs->getThen()) ||
+                         (llvm::isa<clang::CompoundStmt>(ifs->getThen()) &&
+                          llvm::cast<clang::CompoundStmt>(ifs->getThen())->size() == 1 &&
+                          llvm::isa<clang::ReturnStmt>(*llvm::cast<clang::CompoundStmt>(ifs->getThen())->body_begin()));
+      const clang::Expr *idx = nullptr, *lim = nullptr;
+      if (exits && cmp->getOpcode() == clang::BO_GE) idx = cmp->getLHS(), lim = cmp->getRHS();
+      if (exits && cmp->getOpcode() == clang::BO_LE) idx = cmp->getRHS(), lim = cmp->getLHS();
+      // The whole rest of the body under `if (id < n)`.
+      if (!exits && s == body->body_back() && cmp->getOpcode() == clang::BO_LT) idx = cmp->getLHS(), lim = cmp->getRHS();
+      if (!exits && s == body->body_back() && cmp->getOpcode() == clang::BO_GT) idx = cmp->getRHS(), lim = cmp->getLHS();
+      if (idx && isIndex(idx))
+        if (auto n = bound(lim)) return *n;
+      break;
+    }
+  }
+  if (site.threads && site.threadsHow.find("ceiling division") != std::string::npos && p.ls.grid && !impure(p.ls.grid, ctx))
+    return *site.threads;
+  return std::nullopt;
+}
+
 /// The text that replaces the launch statement and its bookkeeping: a launch
 /// below the threshold runs in this thread; a larger one is queued or held.
 std::string launchReplacement(const Plan &p, const std::string &threshold) {
@@ -269,7 +331,9 @@ std::string launchReplacement(const Plan &p, const std::string &threshold) {
   for (size_t i = 0; i < p.ls.argTexts.size() && i < size_t(p.ls.child->getNumParams()); ++i)
     g += in + "nestor_item." + p.ls.child->getParamDecl(unsigned(i))->getNameAsString() + " = " + p.ls.argTexts[i] + ";\n";
   g += in + "nestor_item.nestor_grid = nestor_grid;\n" + in + "nestor_item.nestor_block = nestor_block;\n";
-  const std::string small = "nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < " + threshold + "ull";
+  // Small: fewer than lb_threshold child threads, or fewer that do work (usefulThreads).
+  std::string small = "nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < " + threshold + "ull";
+  if (p.useful) small = "(" + small + " ||\n" + in + "     (unsigned long long)(" + *p.useful + ") < " + threshold + "ull)";
   if (w == LaunchTemplate::DualQueue)
     g += in + "if (!nestor::tmpl::push_launch(" + small + " ? nestor_lq.small : nestor_lq.large, nestor_item))\n";
   else if (w == LaunchTemplate::DbufGlobal)
@@ -337,6 +401,7 @@ llvm::Expected<clang::tooling::Replacements> applyLaunchTemplate(const AnalyzedT
              "// parent block; block k runs the block's delayed launch k, its threads striding over the child threads.\n"
              "__global__ void " + dpar + "(nestor::tmpl::launch_batch<" + rec + "> nestor_batch) {\n"
              "  nestor::tmpl::run_launch_batch(nestor_batch, " + threadLambda + ");\n}";
+  p.useful = usefulThreads(p, ctx);
   const std::string group = launchReplacement(p, thr);
 
   if (!holdsInBlock(which)) {

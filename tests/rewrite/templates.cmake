@@ -201,3 +201,13 @@ if(NESTOR_NVCC)
     set_tests_properties(rewrite_nvcc_nordc.${name} PROPERTIES LABELS "rewrite;nvcc" DEPENDS rewrite_golden.${name})
   endforeach()
 endif()
+
+# lb_threshold compared with the launch's useful work (issue #21): the child's
+# guard (`threadIdx.x < degree` under a one-block grid, `i >= count` return)
+# gives the useful thread count, its argument at the launch.
+set(tmpl_useful_fx tests/fixtures/templates/useful_threads.cu)
+foreach(rw dbuf-global-launch dbuf-shared-launch)
+  string(REPLACE "-" "_" rw_name ${rw})
+  nestor_rewrite_case(templates/useful_threads.${rw_name}_sssp INPUT ${tmpl_useful_fx} AT 16 APPLY ${rw})
+  nestor_rewrite_case(templates/useful_threads.${rw_name}_tc INPUT ${tmpl_useful_fx} AT 29 APPLY ${rw})
+endforeach()

@@ -47,7 +47,8 @@ __device__ __forceinline__ void rows_parent_nestor_body(float *v, const int *off
       nestor_item.n = len;
       nestor_item.nestor_grid = nestor_grid;
       nestor_item.nestor_block = nestor_block;
-      if (nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 64ull ||
+      if ((nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 64ull ||
+           (unsigned long long)(len) < 64ull) ||
           !nestor_held.hold(nestor_item))
         nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
           add_one_nestor_thread(v + offsets[r], len, t, b, bd, gd);

@@ -46,7 +46,8 @@ __global__ void rows_parent(float *v, const int *offsets, int rows, nestor::tmpl
       nestor_item.n = len;
       nestor_item.nestor_grid = nestor_grid;
       nestor_item.nestor_block = nestor_block;
-      if (!nestor::tmpl::push_launch(nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 64ull ? nestor_lq.small : nestor_lq.large, nestor_item))
+      if (!nestor::tmpl::push_launch((nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 64ull ||
+           (unsigned long long)(len) < 64ull) ? nestor_lq.small : nestor_lq.large, nestor_item))
         nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
           add_one_nestor_thread(v + offsets[r], len, t, b, bd, gd);
         });

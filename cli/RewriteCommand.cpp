@@ -12,12 +12,14 @@
 #include "nestor/Config.h"
 #include "nestor/MappingAdvisor.h"
 #include "nestor/Rewrite.h"
+#include "nestor/RefusalText.h"
 #include "nestor/planner/Compose.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -38,7 +40,9 @@ cl::opt<bool> RewriteList("list", cl::desc("List the rewrites that apply at --at
 namespace {
 
 std::string location(const std::string &file, const SourceSpan &s) {
-  return s.valid() ? file + ":" + std::to_string(s.begin.line) + ":" + std::to_string(s.begin.column) : file;
+  // A blocker in a header is at the header's line.
+  const std::string in = !s.file.empty() && sys::path::filename(s.file) != sys::path::filename(file) ? s.file : file;
+  return s.valid() ? in + ":" + std::to_string(s.begin.line) + ":" + std::to_string(s.begin.column) : file;
 }
 
 int printDiff(const std::string &file, const std::string &before, const std::string &after) {
@@ -129,7 +133,8 @@ int runRewrite(const std::optional<std::vector<std::string>> &compileFlags) {
         continue;
       }
       int kind = int(target->kind);
-      if (!advice.count(kind)) advice[kind] = adviseMappings(**tu, *mappingConfig, *target, /*checkRealisations=*/false);
+      // With prepare()'s verdicts: the advice printed below only recommends what a rewrite makes here.
+      if (!advice.count(kind)) advice[kind] = adviseMappings(**tu, *mappingConfig, *target, /*checkRealisations=*/true);
       for (const nestor::RewriteParams &v : r->variants()) {
         Applicability a = r->prepare(**tu, *target, v);
         unsigned rank = UINT_MAX;
@@ -147,8 +152,7 @@ int runRewrite(const std::optional<std::vector<std::string>> &compileFlags) {
         lines.push_back({rank, a.applies,
                          std::string(r->id()) + " [" + a.titled(r->title(v)) + "]: " +
                              (a.applies ? "applies" + ranked
-                                        : "not offered: " + a.reason +
-                                              (a.blocker.valid() ? " (line " + std::to_string(a.blocker.begin.line) + ")" : ""))});
+                                        : "not offered: " + refusalText(a, (*tu)->model().file))});
       }
     }
     std::stable_sort(lines.begin(), lines.end(), [](const Line &a, const Line &b) {
@@ -157,7 +161,7 @@ int runRewrite(const std::optional<std::vector<std::string>> &compileFlags) {
     });
     for (const Line &l : lines) outs() << l.text << "\n";
     for (auto &[kind, a] : advice)
-      if (a) outs() << "mapping model: " << explainBest(a->target) << "\n";
+      if (a) outs() << "mapping model: " << adviceLine(*a) << "\n";
     return 0;
   }
 

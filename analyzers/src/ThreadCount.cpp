@@ -3,6 +3,7 @@
 // result only decides between launching and serialising, never correctness.
 #include "AstText.h"
 #include "ModelBuilder.h"
+#include "nestor/DefUse.h"
 
 #include "clang/AST/ExprCXX.h"
 
@@ -12,13 +13,13 @@ namespace {
 
 using namespace clang;
 
+/// Through locals that only their declaration writes (nestor/DefUse.h): a
+/// `dim3 grid(...)` or `int blocks = ...` variable stands for its initialiser;
+/// one written again does not.
 const Expr *followVariable(const Expr *e, int depth) {
   e = stripConversions(e);
   if (depth > 8) return e;
-  if (auto *dre = dyn_cast<DeclRefExpr>(e))
-    if (auto *vd = dyn_cast<VarDecl>(dre->getDecl()))
-      if (vd->hasLocalStorage() && vd->hasInit() && !isa<ParmVarDecl>(vd))
-        return followVariable(vd->getInit(), depth + 1);
+  if (const VarDecl *vd = singleDefinitionLocal(e)) return followVariable(vd->getInit(), depth + 1);
   return e;
 }
 
@@ -112,6 +113,12 @@ const BinaryOperator *findDivision(const Expr *e, int depth = 0) {
       llvm::StringRef n = fd->getName();
       if ((n == "ceil" || n == "ceilf" || n == "__ceil" || n == "round" || n == "roundf") && call->getNumArgs() == 1)
         return findDivision(call->getArg(0), depth + 1);
+      // A grid capped at a size (`min((n + 255) / 256, max_blocks)`, through a
+      // local too): the division in either operand.
+      if ((n == "min" || n == "umin" || n == "max" || n == "umax") && call->getNumArgs() == 2) {
+        if (auto *d = findDivision(followVariable(call->getArg(0), depth + 1), depth + 1)) return d;
+        return findDivision(followVariable(call->getArg(1), depth + 1), depth + 1);
+      }
     }
   }
   return nullptr;

@@ -17,6 +17,7 @@
 //   - at every host launch of the parent: the pool is reset before it, and
 //     (grid) after it the host launches the aggregated child.
 #include "../dp_common/DpCommon.h"
+#include "nestor/EditSet.h"
 #include "../../analyzers/src/AstText.h"
 
 #include "clang/AST/Decl.h"
@@ -115,6 +116,8 @@ public:
     for (const clang::ParmVarDecl *pv : ls.child->parameters())
       if (pv->getName().empty())
         return Applicability::no("child " + site.child + " has an unnamed parameter", site.span);
+    if (std::string why = recordFieldProblem(ls.child, tu.astContext()); !why.empty())
+      return Applicability::no(why, k->nameSpan);
     if (!ls.streamText.empty())
       return Applicability::no("the launch names a stream (" + ls.streamText + "); aggregated launches use the default one",
                                site.span);
@@ -161,7 +164,7 @@ public:
     const std::string gran = p.count("granularity") ? p.at("granularity") : "warp";
     const std::string child = site.child, argsT = child + "__agg_args", pool = child + "__agg_pool";
     const clang::ASTContext &ctx = tu.astContext();
-    clang::tooling::Replacements reps;
+    EditSet reps(tu);
 
     // 1. Argument struct, aggregated child, pool.
     std::string fields, copies, fallbackArgs, assigns;
@@ -192,7 +195,7 @@ public:
     gen += "    nestor::dp::agg_host_check(cudaMemcpyToSymbol(" + pool + ", &owner.pool(), sizeof(owner.pool())), \"" +
            pool + ": cudaMemcpyToSymbol\");\n";
     gen += "  }\n  return owner.pool();\n}";
-    if (auto e = reps.add(replacementFor(tu, scan.declEnd, scan.declEnd, gen))) return std::move(e);
+    reps.add(scan.declEnd, scan.declEnd, gen);
 
     // 2. The launch.
     std::string shm = ls.shmemText.empty() ? "" : ", " + ls.shmemText;
@@ -221,7 +224,7 @@ public:
       std::string top = "\n  // This thread's launch of " + child + " (Nestor aggregate rewrite, block granularity).\n"
                         "  bool " + pre + "want = false;\n  dim3 " + pre + "grid, " + pre + "block;\n  " + argsT + " " +
                         pre + "args{};";
-      if (auto e = reps.add(replacementFor(tu, lb.end.offset, lb.end.offset, top))) return std::move(e);
+      reps.add(lb.end.offset, lb.end.offset, top);
       std::string end = "  // Every thread of the block gets here: one launch for the block's launches.\n"
                         "  if (!nestor::dp::aggregate_block(" + pool + ", " + child + "__agg, " + pre + "want, " + pre +
                         "grid, " + pre + "block, " + pre + "args" + shm + ")) {\n" + fallback("    ") + "  }\n";
@@ -229,7 +232,7 @@ public:
       llvm::StringRef text = tu.mainFileText();
       unsigned at = rb.begin.offset;
       while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t')) --at;
-      if (auto e = reps.add(replacementFor(tu, at, at, end))) return std::move(e);
+      reps.add(at, at, end);
     } else {
       site_ = "{\n" + in + "const dim3 _agg_grid(" + ls.gridText + "), _agg_block(" + ls.blockText + ");\n";
       site_ += in + argsT + " _agg_args;\n";
@@ -241,7 +244,7 @@ public:
       site_ += in + "if (!" + call + ") {\n" + in + "  // refused (pool full, launch too large): the original launch\n" +
                fallback(in + "  ") + in + "}\n" + ls.indent + "}";
     }
-    if (auto e = reps.add(replacementFor(tu, ls.groupBegin, ls.groupEnd, site_))) return std::move(e);
+    reps.add(ls.groupBegin, ls.groupEnd, site_);
 
     // 3. Host launches of the parent.
     llvm::StringRef text = tu.mainFileText();
@@ -260,11 +263,11 @@ public:
              (ls.shmemText.empty() ? "0" : ls.shmemText) + stream + "), \"" + child + "__agg: launch\");\n";
       }
       s += h.indent + "}";
-      if (auto e = reps.add(replacementFor(tu, h.begin, h.end, s))) return std::move(e);
+      reps.add(h.begin, h.end, s);
     }
     unsigned childBegin = spanOf(ls.child->getSourceRange(), ctx).begin.offset;
     if (auto e = addRuntimeInclude(tu, reps, childBegin)) return std::move(e);
-    return reps;
+    return reps.replacements();
   }
 };
 } // namespace

@@ -15,6 +15,7 @@
 // The child is changed in place (so later rewrites still find it by name),
 // which is why every launch of it must be this one.
 #include "../dp_common/DpCommon.h"
+#include "nestor/EditSet.h"
 #include "../../analyzers/src/AstText.h"
 
 #include "clang/AST/Decl.h"
@@ -102,7 +103,7 @@ public:
     const std::string strategy = p.count("strategy") ? p.at("strategy") : "1";
     const std::string F = "NESTOR_CFACTOR";
     const bool xyz = scan.gridYZ;
-    clang::tooling::Replacements reps;
+    EditSet reps(tu);
     const clang::ASTContext &ctx = tu.astContext();
 
     // 1. The child: extra parameter, loops around the body.
@@ -139,21 +140,19 @@ public:
     if (shared) inner += in + "__syncthreads();  // the next block reuses the shared memory\n";
     std::string newBody = "{\n" + in.substr(0, 2) + "// Coarsened by Nestor (strategy " + strategy + "): each block runs " + F +
                           " original blocks" + (xyz ? " per dimension" : "") + ".\n" + loops + inner + close + "}";
-    if (auto e = reps.add(replacementFor(tu, scan.bodyBegin, scan.bodyEnd, newBody))) return std::move(e);
+    reps.add(scan.bodyBegin, scan.bodyEnd, newBody);
     // The parameter list: append `dim3 _gDim`, renaming modified parameters.
     const auto *proto = ls.child;
     if (!renamed.empty()) {
       for (const clang::ParmVarDecl *pv : proto->parameters()) {
         if (std::find(renamed.begin(), renamed.end(), pv->getNameAsString()) == renamed.end()) continue;
         SourceSpan ns = spanOf(clang::SourceRange(pv->getLocation(), pv->getLocation()), ctx);
-        if (auto e = reps.add(replacementFor(tu, ns.begin.offset, ns.end.offset, "_arg_" + pv->getNameAsString())))
-          return std::move(e);
+        reps.add(ns.begin.offset, ns.end.offset, "_arg_" + pv->getNameAsString());
       }
     }
     unsigned rparen = spanOf(clang::SourceRange(proto->getFunctionTypeLoc().getRParenLoc(),
                                                 proto->getFunctionTypeLoc().getRParenLoc()), ctx).begin.offset;
-    if (auto e = reps.add(replacementFor(tu, rparen, rparen, proto->getNumParams() ? ", dim3 _gDim" : "dim3 _gDim")))
-      return std::move(e);
+    reps.add(rparen, rparen, proto->getNumParams() ? ", dim3 _gDim" : "dim3 _gDim");
 
     // 2. The launch.
     const std::string coarse = std::string("nestor::dp::") + (xyz ? "coarsen_xyz" : "coarsen_x") + "(_gDim, " + F + ")";
@@ -170,13 +169,13 @@ public:
       text = "{\n" + ls.indent + "  const dim3 _gDim(" + ls.gridText + ");\n" + ls.indent + "  " + launch + "\n" +
              ls.indent + "}";
     }
-    if (auto e = reps.add(replacementFor(tu, ls.begin, ls.end, text))) return std::move(e);
+    reps.add(ls.begin, ls.end, text);
 
     std::vector<std::pair<std::string, std::string>> defines;
     if (auto it = p.find("factor"); it != p.end() && !it->second.empty()) defines.push_back({"NESTOR_CFACTOR", it->second});
     unsigned childBegin = spanOf(ls.child->getSourceRange(), ctx).begin.offset;
     if (auto e = addRuntimeInclude(tu, reps, childBegin, defines)) return std::move(e);
-    return reps;
+    return reps.replacements();
   }
 };
 } // namespace

@@ -6,6 +6,7 @@
 // The launch is unchanged. Thread-private values f reads are passed as task
 // descriptors (the runtime hands map the owning thread's copies).
 #include "../loop_common/LoopCommon.h"
+#include "nestor/EditSet.h"
 
 #include "nestor/Inference.h"
 
@@ -88,18 +89,16 @@ public:
       while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
       if (i < text.size() && text[i] == ';') end = unsigned(i + 1);
     }
-    clang::tooling::Replacements reps;
+    EditSet reps(tu);
     unsigned begin = l.span.begin.offset;
     if (l.pragma >= 0) {
       const NpPragma &pr = m.pragmas[size_t(l.pragma)];
-      if (auto err = reps.add(replacementFor(tu, pr.span.begin.offset, pr.span.end.offset, "// (was: #pragma " + pr.text + ")")))
-        return std::move(err);
+      reps.add(pr.span.begin.offset, pr.span.end.offset, "// (was: #pragma " + pr.text + ")");
     }
-    if (auto err = reps.add(replacementFor(tu, begin, end, out))) return std::move(err);
+    reps.add(begin, end, out);
     auto inc = loops::includeReplacement(tu, "nestor/cte.cuh");
-    if (inc.getReplacementText().size())
-      if (auto err = reps.add(inc)) return std::move(err);
-    return reps;
+    reps.addInclude(inc);
+    return reps.replacements();
   }
 };
 } // namespace

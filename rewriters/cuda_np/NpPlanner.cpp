@@ -1,6 +1,7 @@
 // CUDA-NP planner (NpPlanner.h): the phases in order, the prologue that
 // names the master's original thread ids, and the enlarged launches.
 #include "NpPlanner.h"
+#include "nestor/EditSet.h"
 
 namespace nestor::loops {
 
@@ -107,8 +108,8 @@ bool NpPlanner::plan() {
     }
   }
   if (poolBytesPerMaster_ && !addPoolParameter()) return false;
-  edits_.push_back({includeReplacement(tu_, "nestor/np.cuh").getOffset(), 0,
-                    includeReplacement(tu_, "nestor/np.cuh").getReplacementText().str()});
+  auto inc = includeReplacement(tu_, "nestor/np.cuh");
+  edits_.push_back({inc.getOffset(), 0, inc.getReplacementText().str(), false, false, EditSet::kIncludeRank});
   return true;
 }
 

@@ -9,6 +9,7 @@
 // Every refusal names the construct that blocks the rewrite.
 #pragma once
 #include "NpPlan.h"
+#include "nestor/EditSet.h"
 #include "../loop_common/LoopCommon.h"
 #include "nestor/CudaSemantics.h"
 #include "nestor/Inference.h"
@@ -41,6 +42,7 @@ struct Edit {
   std::string text;
   bool rename = false;  ///< threadIdx/blockDim -> nestor_*: absorbed by a replacement that contains it
   bool absorbs = false; ///< a replacement whose text was made with editedText()
+  int rank = 0;         ///< order among insertions at one offset (EditSet)
 };
 
 using namespace clang;
@@ -66,7 +68,7 @@ public:
       out.blocker = blocker_;
       return out;
     }
-    // Stable: insertions at one offset keep the order they were planned in.
+    // Insertions at one offset keep the order they were planned in (EditSet).
     // Renames inside an absorbing replacement are part of its text already.
     std::vector<Edit> kept;
     for (const Edit &e : edits_) {
@@ -77,13 +79,14 @@ public:
       if (!absorbed) kept.push_back(e);
     }
     edits_ = std::move(kept);
-    std::stable_sort(edits_.begin(), edits_.end(), [](const Edit &a, const Edit &b) { return a.offset < b.offset; });
-    for (const Edit &e : edits_) {
-      if (auto err = out.edits.add(replacementFor(tu_, e.offset, e.offset + e.length, e.text))) {
-        out.reason = "internal error: overlapping edits (" + llvm::toString(std::move(err)) + ")";
-        return out;
-      }
+    EditSet set(tu_);
+    for (const Edit &e : edits_) set.add(e.offset, e.offset + e.length, e.text, e.rank);
+    auto merged = set.replacements();
+    if (!merged) {
+      out.reason = "internal error: overlapping edits (" + llvm::toString(merged.takeError()) + ")";
+      return out;
     }
+    out.edits = std::move(*merged);
     out.ok = true;
     if (reshape_ > 1)
       out.note = "reshapes the launch: " + std::to_string(reshape_) + "x the blocks, " + std::to_string(masters_) +

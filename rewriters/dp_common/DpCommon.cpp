@@ -5,11 +5,14 @@
 #include "nestor/Inference.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/Path.h"
 
 #include <map>
 #include <regex>
@@ -430,7 +433,7 @@ std::string freshCopies(const std::vector<std::string> &renamed, const std::stri
   return out;
 }
 
-llvm::Error addRuntimeInclude(const AnalyzedTU &tu, tooling::Replacements &reps, unsigned before,
+llvm::Error addRuntimeInclude(const AnalyzedTU &tu, EditSet &reps, unsigned before,
                               const std::vector<std::pair<std::string, std::string>> &defines) {
   llvm::StringRef text = tu.mainFileText();
   std::string defs;
@@ -444,12 +447,14 @@ llvm::Error addRuntimeInclude(const AnalyzedTU &tu, tooling::Replacements &reps,
     size_t at = text.find("<nestor/dp.cuh>");
     size_t lineStart = text.rfind('\n', at);
     lineStart = lineStart == llvm::StringRef::npos ? 0 : lineStart + 1;
-    return reps.add(replacementFor(tu, unsigned(lineStart), unsigned(lineStart), defs));
+    reps.insert(unsigned(lineStart), defs, EditSet::kIncludeRank);
+    return llvm::Error::success();
   }
   unsigned at = includeInsertionPoint(text, before);
   std::string inc = defs + "#include <nestor/dp.cuh>\n";
   if (at == 0) inc += "\n";
-  return reps.add(replacementFor(tu, at, at, inc));
+  reps.insert(at, inc, EditSet::kIncludeRank);
+  return llvm::Error::success();
 }
 
 std::vector<std::string> parameterDecls(const AnalyzedTU &tu, const FunctionDecl *fd,
@@ -478,6 +483,46 @@ std::vector<std::string> parameterDecls(const AnalyzedTU &tu, const FunctionDecl
     out.push_back(t);
   }
   return out;
+}
+
+namespace {
+/// Why device code cannot default-construct a `t` ("" when it can).
+std::string deviceDefaultConstructible(QualType t, const ASTContext &ctx, int depth = 0) {
+  while (const ArrayType *at = ctx.getAsArrayType(t)) t = at->getElementType();
+  const CXXRecordDecl *rd = t->getAsCXXRecordDecl();
+  if (!rd || !rd->hasDefinition() || depth > 6) return "";
+  rd = rd->getDefinition();
+  if (rd->hasTrivialDefaultConstructor()) return "";
+  const std::string name = rd->getNameAsString();
+  for (const CXXConstructorDecl *c : rd->ctors()) {
+    if (!c->isDefaultConstructor()) continue;
+    const SourceManager &sm = ctx.getSourceManager();
+    SourceLocation loc = sm.getExpansionLoc(c->getLocation());
+    std::string at = " (" + (sm.isInMainFile(loc) ? "line " : llvm::sys::path::filename(sm.getFilename(loc)).str() + ":") +
+                     std::to_string(sm.getExpansionLineNumber(loc)) + ")";
+    if (c->isDeleted()) return "'" + name + "' has a deleted default constructor" + at;
+    if (c->isUserProvided() && !c->hasAttr<CUDADeviceAttr>())
+      return "the default constructor of '" + name + "' is a __host__ function" + at;
+    if (c->isUserProvided()) return "";
+  }
+  if (!rd->hasDefaultConstructor()) return "'" + name + "' has no default constructor";
+  // The implicit one: what its bases and fields need.
+  for (const CXXBaseSpecifier &b : rd->bases())
+    if (std::string why = deviceDefaultConstructible(b.getType(), ctx, depth + 1); !why.empty()) return why;
+  for (const FieldDecl *f : rd->fields())
+    if (!f->hasInClassInitializer())
+      if (std::string why = deviceDefaultConstructible(f->getType(), ctx, depth + 1); !why.empty()) return why;
+  return "";
+}
+} // namespace
+
+std::string recordFieldProblem(const FunctionDecl *child, const ASTContext &ctx) {
+  for (const ParmVarDecl *p : child->parameters())
+    if (std::string why = deviceDefaultConstructible(p->getType().getNonReferenceType(), ctx); !why.empty())
+      return "the parameter '" + p->getNameAsString() + "' of " + child->getNameAsString() + " is a " +
+             p->getType().getUnqualifiedType().getAsString(ctx.getPrintingPolicy()) + " and " + why +
+             ": the record of a launch's arguments would default-construct it in device code";
+  return "";
 }
 
 } // namespace nestor::dprw

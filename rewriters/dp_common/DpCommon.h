@@ -5,6 +5,7 @@
 // before they are offered (CDP2 device synchronisation, templates, macros).
 #pragma once
 #include "nestor/Rewrite.h"
+#include "nestor/EditSet.h"
 
 #include <functional>
 #include <optional>
@@ -98,7 +99,7 @@ std::string freshCopies(const std::vector<std::string> &renamed, const std::stri
 /// Adds `#include <nestor/dp.cuh>` (after the last #include before `before`)
 /// unless present, preceded by `#ifndef M / #define M v / #endif` for each
 /// define (a default that -D still overrides).
-llvm::Error addRuntimeInclude(const AnalyzedTU &tu, clang::tooling::Replacements &reps, unsigned before,
+llvm::Error addRuntimeInclude(const AnalyzedTU &tu, EditSet &reps, unsigned before,
                               const std::vector<std::pair<std::string, std::string>> &defines = {});
 
 /// Re-indents a multi-line block: every line after the first gets `prefix`.
@@ -117,5 +118,12 @@ std::string joinArgs(const std::vector<std::string> &args, const std::string &ex
 
 /// One line naming a source position, "line L".
 std::string lineOf(const SourceSpan &s);
+
+/// Why a parameter of `child` cannot be a field of a record that device code
+/// default-constructs (aggregate's and the launch templates' records of a
+/// launch's arguments): its class type has no default constructor, a deleted
+/// one, or a __host__ one (LonestarGPU's `Graph`, issue #21); "" when every
+/// parameter can. Names the parameter, its type and the constructor's line.
+std::string recordFieldProblem(const clang::FunctionDecl *child, const clang::ASTContext &ctx);
 
 } // namespace nestor::dprw

@@ -21,11 +21,13 @@
 // builds without -rdc / cudadevrt (the code action's title says so).
 // Runtime and CDP2 semantics: nestor/promote.cuh, nestor/delayed_launches.cuh.
 #include "LaunchTemplates.h"
+#include "nestor/EditSet.h"
 #include "LoadBalance.h"
 #include "../dp_common/DpCommon.h"
 #include "../loop_common/LoopCommon.h"
 
 #include "nestor/CudaSemantics.h"
+#include "nestor/DefUse.h"
 #include "nestor/StatementEffects.h"
 
 #include "../../analyzers/src/AstText.h"
@@ -34,6 +36,9 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+
+#include <algorithm>
+#include <cctype>
 
 namespace nestor::lb {
 namespace {
@@ -46,6 +51,7 @@ struct Plan {
   const Kernel *child = nullptr;
   std::vector<HostLaunch> hosts;
   unsigned parentBodyBegin = 0, parentBodyEnd = 0; ///< dbuf-shared / dpar-opt: the parent body `{ ... }`
+  std::optional<std::string> useful; ///< the child threads that do work (usefulThreads), a text at the launch
 };
 
 const char *idOf(LaunchTemplate w) {
@@ -226,11 +232,69 @@ Applicability check(const AnalyzedTU &tu, const RewriteTarget &t, Plan &p) {
   for (const clang::ParmVarDecl *pv : p.ls.child->parameters())
     if (pv->getName().empty() || pv->getName().starts_with("nestor_"))
       return Applicability::no("a parameter of child " + c.name + " is unnamed or named nestor_*", c.nameSpan);
+  if (std::string why = recordFieldProblem(p.ls.child, ctx); !why.empty()) return Applicability::no(why, c.nameSpan);
   for (const clang::Expr *arg : p.ls.call->arguments())
     if (auto why = impure(arg, ctx))
       return Applicability::no("the launch argument `" + textOf(arg, ctx) + "` " + *why + ": it is evaluated once per child thread run in the parent",
                                spanOf(arg, ctx));
   return holdsInBlock(p.which) ? checkParentBlockPhase(tu, p) : checkHostLaunches(tu, p);
+}
+
+/// The child threads of a launch that do work, as a text evaluated at the
+/// launch (issue #21: lb_threshold compares the launch's useful work, not grid
+/// x block, which a 1024-thread block always exceeds and a 1x128 launch with 8
+/// useful threads never reaches). From the guard at the top of the child
+/// (`if (id >= n) return;`, or the body in `if (id < n) { ... }`, with `id`
+/// the global thread index, or threadIdx.x under a one-block grid, through
+/// locals (nestor/DefUse.h), and `n` a parameter), its argument; else the
+/// model's thread count when it is the numerator of the grid's ceiling
+/// division. nullopt when neither is known: grid x block decides.
+std::optional<std::string> usefulThreads(const Plan &p, const clang::ASTContext &ctx) {
+  auto norm = [](std::string t) {
+    t.erase(std::remove_if(t.begin(), t.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)) || c == '(' || c == ')'; }),
+            t.end());
+    return t;
+  };
+  const LaunchSite &site = *p.ls.site;
+  auto isIndex = [&](const clang::Expr *e) {
+    std::string t = norm(textOf(seeThroughLocals(e), ctx));
+    for (const char *g : {"blockIdx.x*blockDim.x+threadIdx.x", "threadIdx.x+blockIdx.x*blockDim.x",
+                          "blockDim.x*blockIdx.x+threadIdx.x", "threadIdx.x+blockDim.x*blockIdx.x"})
+      if (t == g) return true;
+    return t == "threadIdx.x" && site.gridValue && *site.gridValue == 1;
+  };
+  auto bound = [&](const clang::Expr *e) -> std::optional<std::string> {
+    const clang::Expr *b = seeThroughLocals(e)->IgnoreParenImpCasts();
+    if (auto *dr = llvm::dyn_cast<clang::DeclRefExpr>(b))
+      if (auto *pv = llvm::dyn_cast<clang::ParmVarDecl>(dr->getDecl()))
+        if (pv->getFunctionScopeIndex() < p.ls.argTexts.size()) return p.ls.argTexts[pv->getFunctionScopeIndex()];
+    return std::nullopt;
+  };
+  const auto *body = llvm::dyn_cast_or_null<clang::CompoundStmt>(p.ls.child->getBody());
+  if (body) {
+    for (const clang::Stmt *s : body->body()) {
+      if (llvm::isa<clang::DeclStmt>(s)) continue;
+      const auto *ifs = llvm::dyn_cast<clang::IfStmt>(s);
+      const auto *cmp = ifs ? llvm::dyn_cast<clang::BinaryOperator>(ifs->getCond()->IgnoreParenImpCasts()) : nullptr;
+      if (!cmp || ifs->getInit() || ifs->getConditionVariable() || ifs->getElse()) break;
+      const bool exits = llvm::isa<clang::ReturnStmt>(ifs->getThen()) ||
+                         (llvm::isa<clang::CompoundStmt>(ifs->getThen()) &&
+                          llvm::cast<clang::CompoundStmt>(ifs->getThen())->size() == 1 &&
+                          llvm::isa<clang::ReturnStmt>(*llvm::cast<clang::CompoundStmt>(ifs->getThen())->body_begin()));
+      const clang::Expr *idx = nullptr, *lim = nullptr;
+      if (exits && cmp->getOpcode() == clang::BO_GE) idx = cmp->getLHS(), lim = cmp->getRHS();
+      if (exits && cmp->getOpcode() == clang::BO_LE) idx = cmp->getRHS(), lim = cmp->getLHS();
+      // The whole rest of the body under `if (id < n)`.
+      if (!exits && s == body->body_back() && cmp->getOpcode() == clang::BO_LT) idx = cmp->getLHS(), lim = cmp->getRHS();
+      if (!exits && s == body->body_back() && cmp->getOpcode() == clang::BO_GT) idx = cmp->getRHS(), lim = cmp->getLHS();
+      if (idx && isIndex(idx))
+        if (auto n = bound(lim)) return *n;
+      break;
+    }
+  }
+  if (site.threads && site.threadsHow.find("ceiling division") != std::string::npos && p.ls.grid && !impure(p.ls.grid, ctx))
+    return *site.threads;
+  return std::nullopt;
 }
 
 /// The text that replaces the launch statement and its bookkeeping: a launch
@@ -267,7 +331,9 @@ std::string launchReplacement(const Plan &p, const std::string &threshold) {
   for (size_t i = 0; i < p.ls.argTexts.size() && i < size_t(p.ls.child->getNumParams()); ++i)
     g += in + "nestor_item." + p.ls.child->getParamDecl(unsigned(i))->getNameAsString() + " = " + p.ls.argTexts[i] + ";\n";
   g += in + "nestor_item.nestor_grid = nestor_grid;\n" + in + "nestor_item.nestor_block = nestor_block;\n";
-  const std::string small = "nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < " + threshold + "ull";
+  // Small: fewer than lb_threshold child threads, or fewer that do work (usefulThreads).
+  std::string small = "nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < " + threshold + "ull";
+  if (p.useful) small = "(" + small + " ||\n" + in + "     (unsigned long long)(" + *p.useful + ") < " + threshold + "ull)";
   if (w == LaunchTemplate::DualQueue)
     g += in + "if (!nestor::tmpl::push_launch(" + small + " ? nestor_lq.small : nestor_lq.large, nestor_item))\n";
   else if (w == LaunchTemplate::DbufGlobal)
@@ -304,8 +370,7 @@ llvm::Expected<clang::tooling::Replacements> applyLaunchTemplate(const AnalyzedT
   const std::string rec = child + "_nestor_launch", thread = child + "_nestor_thread", drain = child + "_nestor_drain",
                     dpar = child + "_nestor_dpar";
   const std::string queueType = "nestor::tmpl::launch_queue<" + rec + ">", queuesType = "nestor::tmpl::launch_queues<" + rec + ">";
-  clang::tooling::Replacements reps;
-  auto add = [&](unsigned b, unsigned e, llvm::StringRef s) -> llvm::Error { return reps.add(replacementFor(tu, b, e, s)); };
+  EditSet reps(tu);
 
   // 1. After the child: its body with the identity as parameters, the record
   // and the kernel that runs delayed launches (the pass, or dpar-opt's child).
@@ -336,18 +401,18 @@ llvm::Expected<clang::tooling::Replacements> applyLaunchTemplate(const AnalyzedT
              "// parent block; block k runs the block's delayed launch k, its threads striding over the child threads.\n"
              "__global__ void " + dpar + "(nestor::tmpl::launch_batch<" + rec + "> nestor_batch) {\n"
              "  nestor::tmpl::run_launch_batch(nestor_batch, " + threadLambda + ");\n}";
+  p.useful = usefulThreads(p, ctx);
   const std::string group = launchReplacement(p, thr);
 
   if (!holdsInBlock(which)) {
-    if (auto e = add(p.scan.declEnd, p.scan.declEnd, after)) return std::move(e);
+    reps.add(p.scan.declEnd, p.scan.declEnd, after);
     // 2. The launch in the parent.
-    if (auto e = add(p.ls.groupBegin, p.ls.groupEnd, group)) return std::move(e);
+    reps.add(p.ls.groupBegin, p.ls.groupEnd, group);
     // 3. The parent's queues parameter and its host launches.
     clang::SourceLocation rp = p.ls.parent->getFunctionTypeLoc().getRParenLoc();
     if (rp.isInvalid()) return llvm::createStringError("%s: cannot find the parameter list of %s", rw, parent.c_str());
     unsigned at = sm.getFileOffset(sm.getExpansionLoc(rp));
-    if (auto e = add(at, at, std::string(p.ls.parent->param_empty() ? "" : ", ") + queuesType + " nestor_lq = {}"))
-      return std::move(e);
+    reps.add(at, at, std::string(p.ls.parent->param_empty() ? "" : ", ") + queuesType + " nestor_lq = {}");
     for (const HostLaunch &h : p.hosts) {
       const clang::CUDAKernelCallExpr *call = tu.launchExpr(h.site->id);
       std::string args;
@@ -361,12 +426,11 @@ llvm::Expected<clang::tooling::Replacements> applyLaunchTemplate(const AnalyzedT
                            "nestor_lq);\n" + h.indent + "    },\n" + h.indent + "    [&](dim3 nestor_g, dim3 nestor_b, " + queueType +
                            " nestor_q, bool nestor_block_mapped) {\n" + h.indent + "      " + drain +
                            "<<<nestor_g, nestor_b>>>(nestor_q, nestor_block_mapped);\n" + h.indent + "    })";
-      if (auto e = add(hs.span.begin.offset, hs.span.end.offset, launch)) return std::move(e);
+      reps.add(hs.span.begin.offset, hs.span.end.offset, launch);
     }
     auto inc = loops::includeReplacement(tu, "nestor/promote.cuh");
-    if (inc.getReplacementText().size())
-      if (auto e = reps.add(inc)) return std::move(e);
-    return reps;
+    reps.addInclude(inc);
+    return reps.replacements();
   }
 
   // dbuf-shared / dpar-opt. 2. The parent body, with the launch replaced,
@@ -382,13 +446,11 @@ llvm::Expected<clang::tooling::Replacements> applyLaunchTemplate(const AnalyzedT
                        "'s block " + (which == LaunchTemplate::DbufShared ? "runs" : "launches") +
                        " after every thread has left this body.\n__device__ __forceinline__ void " + parent + "_nestor_body(" +
                        joinArgs(parentDecls, heldType + " &nestor_held") + ") " + parentBody + "\n\n";
+  // The child's code, then the parent's body (both may go to one offset:
+  // EditSet keeps them in this order).
   unsigned before = declStart(tu, p.ls.parent);
-  if (before == p.scan.declEnd) {
-    if (auto e = add(before, before, after + "\n\n" + bodyFn)) return std::move(e);
-  } else {
-    if (auto e = add(p.scan.declEnd, p.scan.declEnd, after)) return std::move(e);
-    if (auto e = add(before, before, bodyFn)) return std::move(e);
-  }
+  reps.add(p.scan.declEnd, p.scan.declEnd, before == p.scan.declEnd ? after + "\n\n" : after);
+  reps.add(before, before, bodyFn);
   // 3. The kernel: the body, then the block phase.
   std::string k = "{\n  // " + name + ", lb_threshold " + thr + " (irregular-loop-and-recursion-templates.md II-B, Figure 1(" +
                   (which == LaunchTemplate::DbufShared ? "b" : "e") + ")): the body runs launches of " + child +
@@ -406,11 +468,10 @@ llvm::Expected<clang::tooling::Replacements> applyLaunchTemplate(const AnalyzedT
          "  [](const nestor::tmpl::launch_batch<" + rec + "> &nestor_batch) {\n"
          "#if defined(__CUDACC_RDC__) // without -rdc the block runs the held launches itself\n"
          "    " + dpar + "<<<nestor_batch.count, nestor::tmpl::kBatchThreads>>>(nestor_batch);\n#endif\n  });\n}";
-  if (auto e = add(p.parentBodyBegin, p.parentBodyEnd, k)) return std::move(e);
+  reps.add(p.parentBodyBegin, p.parentBodyEnd, k);
   auto inc = loops::includeReplacement(tu, "nestor/delayed_launches.cuh");
-  if (inc.getReplacementText().size())
-    if (auto e = reps.add(inc)) return std::move(e);
-  return reps;
+  reps.addInclude(inc);
+  return reps.replacements();
 }
 
 } // namespace nestor::lb

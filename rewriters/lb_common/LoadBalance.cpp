@@ -1,6 +1,7 @@
 // The planner of the load-balancing templates (LoadBalance.h). Checks first,
 // then edits; every refusal names the blocking construct and its line.
 #include "LoadBalance.h"
+#include "nestor/EditSet.h"
 #include "ReplaySafety.h"
 #include "../loop_common/LoopCommon.h"
 
@@ -453,17 +454,16 @@ llvm::Expected<clang::tooling::Replacements> emit(const AnalyzedTU &tu, const Ch
                  ");\n}";
   }
 
-  clang::tooling::Replacements reps;
-  auto add = [&](unsigned b, unsigned e, llvm::StringRef s) -> llvm::Error { return reps.add(replacementFor(tu, b, e, s)); };
-  if (auto err = add(declStart(tu, c.fd), declStart(tu, c.fd), bodyFn + dparChild)) return std::move(err);
-  if (auto err = add(bodySpan.begin.offset, bodySpan.end.offset, kernelBody)) return std::move(err);
+  EditSet reps(tu);
+  reps.add(declStart(tu, c.fd), declStart(tu, c.fd), bodyFn + dparChild);
+  reps.add(bodySpan.begin.offset, bodySpan.end.offset, kernelBody);
   if (which == Template::DbufGlobal || which == Template::DualQueue) {
     const SourceManager &sm = ctx.getSourceManager();
     SourceLocation rp = c.fd->getFunctionTypeLoc().getRParenLoc();
     if (rp.isInvalid()) return llvm::createStringError("%s: the parameter list of '%s' has no closing parenthesis", name.c_str(), k.name.c_str());
     unsigned at = sm.getFileOffset(sm.getExpansionLoc(rp));
     std::string extra = std::string(c.fd->param_empty() ? "" : ", ") + "nestor::tmpl::launch_state nestor_ls = {}";
-    if (auto err = add(at, at, extra)) return std::move(err);
+    reps.add(at, at, extra);
     const bool dual = which == Template::DualQueue;
     for (const CUDAKernelCallExpr *call : c.launches) {
       const LaunchSite *ls = nullptr;
@@ -481,13 +481,12 @@ llvm::Expected<clang::tooling::Replacements> emit(const AnalyzedTU &tu, const Ch
                            ", [&](dim3 nestor_g, dim3 nestor_b, size_t nestor_sh, const nestor::tmpl::launch_state &nestor_ls) {\n" +
                            li + "  " + k.name + "<<<nestor_g, nestor_b, nestor_sh>>>(" + callArgs +
                            (callArgs.empty() ? "" : ", ") + "nestor_ls);\n" + li + "})";
-      if (auto err = add(ls->span.begin.offset, ls->span.end.offset, launch)) return std::move(err);
+      reps.add(ls->span.begin.offset, ls->span.end.offset, launch);
     }
   }
   auto inc = loops::includeReplacement(tu, "nestor/templates.cuh");
-  if (inc.getReplacementText().size())
-    if (auto err = reps.add(inc)) return std::move(err);
-  return reps;
+  reps.addInclude(inc);
+  return reps.replacements();
 }
 
 } // namespace

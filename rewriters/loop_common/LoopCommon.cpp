@@ -2,6 +2,7 @@
 // canonical `for` headers, constant launch blocks and small emitters. Every
 // refusal names the construct that blocks the rewrite.
 #include "LoopCommon.h"
+#include "nestor/DefUse.h"
 #include "nestor/StatementEffects.h"
 
 #include "../../analyzers/src/AstText.h"
@@ -102,26 +103,9 @@ std::optional<BlockShape> constantBlock(const AnalyzedTU &tu, int launchId) {
     }
     if (auto *dr = dyn_cast<DeclRefExpr>(e)) {
       auto *vd = dyn_cast<VarDecl>(dr->getDecl());
-      if (!vd || !vd->hasInit() || vd->hasGlobalStorage() == false && !vd->getType().isConstQualified()) {
-        // A local variable: accept only if it is never written after its declaration.
-        if (!vd || !vd->hasInit()) return std::nullopt;
-        const FunctionDecl *fd = dyn_cast<FunctionDecl>(vd->getDeclContext());
-        if (!fd || !fd->getBody()) return std::nullopt;
-        bool written = false;
-        forEachNode(fd->getBody(), [&](const Stmt *s) {
-          const Expr *lhs = nullptr;
-          if (auto *bo = dyn_cast<BinaryOperator>(s); bo && bo->isAssignmentOp()) lhs = bo->getLHS();
-          if (auto *oc = dyn_cast<CXXOperatorCallExpr>(s); oc && oc->getNumArgs() > 0) lhs = oc->getArg(0);
-          if (auto *uo = dyn_cast<UnaryOperator>(s); uo && (uo->isIncrementDecrementOp() || uo->getOpcode() == UO_AddrOf))
-            lhs = uo->getSubExpr();
-          if (lhs) {
-            const Expr *b = lhs->IgnoreParenImpCasts();
-            while (auto *me = dyn_cast<MemberExpr>(b)) b = me->getBase()->IgnoreParenImpCasts();
-            if (auto *d = dyn_cast<DeclRefExpr>(b); d && d->getDecl() == vd) written = true;
-          }
-        });
-        if (written) return std::nullopt;
-      }
+      if (!vd || !vd->hasInit()) return std::nullopt;
+      // A local only its declaration writes (nestor/DefUse.h); a global's initial value.
+      if (vd->hasLocalStorage() && !singleDefinition(vd)) return std::nullopt;
       return eval(vd->getInit(), depth + 1);
     }
     return std::nullopt;
@@ -261,8 +245,9 @@ std::optional<MapReduceLoop> matchMapReduce(const AnalyzedTU &tu, const LoopSite
 }
 
 bool isCsrPair(const Expr *lower, const Expr *upper, const ASTContext &ctx) {
-  auto *lb = dyn_cast<ArraySubscriptExpr>(lower->IgnoreParenImpCasts());
-  auto *ub = dyn_cast<ArraySubscriptExpr>(upper->IgnoreParenImpCasts());
+  // Bounds held in locals (`int start = p[v], end = p[v + 1];`) are seen through.
+  auto *lb = dyn_cast<ArraySubscriptExpr>(seeThroughLocals(lower)->IgnoreParenImpCasts());
+  auto *ub = dyn_cast<ArraySubscriptExpr>(seeThroughLocals(upper)->IgnoreParenImpCasts());
   if (!lb || !ub || textOf(lb->getBase(), ctx) != textOf(ub->getBase(), ctx)) return false;
   std::string q = textOf(lb->getIdx(), ctx), r = textOf(ub->getIdx(), ctx);
   auto strip = [](std::string s) { s.erase(std::remove(s.begin(), s.end(), ' '), s.end()); return s; };

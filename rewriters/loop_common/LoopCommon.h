@@ -55,7 +55,8 @@ std::optional<MapReduceLoop> matchMapReduce(const AnalyzedTU &tu, const LoopSite
 
 const char *opFunctor(ReductionOp op); ///< "nestor::op::add", ...
 
-/// Loop bounds that are a CSR row: begin = P[Q], end = P[Q + 1] (or 1 + Q, (Q) + 1).
+/// Loop bounds that are a CSR row: begin = P[Q], end = P[Q + 1] (or 1 + Q, (Q) + 1),
+/// also through locals of a single definition (nestor/DefUse.h).
 bool isCsrPair(const clang::Expr *lower, const clang::Expr *upper, const clang::ASTContext &ctx);
 
 /// Text inserted after the last #include of the main file (or at its start).

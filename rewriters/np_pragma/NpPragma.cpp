@@ -2,6 +2,7 @@
 // (issue 4: "a separate code action that users can keep without applying the
 // transformation"). The pragma itself changes nothing in nvcc's output.
 #include "nestor/Rewrite.h"
+#include "nestor/EditSet.h"
 #include "nestor/Inference.h"
 
 namespace nestor {
@@ -33,9 +34,9 @@ public:
     NpPragma p = inferredPragma(l);
     SourceSpan at = lineStartSpan(l.span, tu.mainFileText());
     std::string text = indentationAt(tu.mainFileText(), l.span.begin.offset) + p.canonical() + "\n";
-    clang::tooling::Replacements reps;
-    if (auto err = reps.add(replacementFor(tu, at.begin.offset, at.begin.offset, text))) return std::move(err);
-    return reps;
+    EditSet reps(tu);
+    reps.add(at.begin.offset, at.begin.offset, text);
+    return reps.replacements();
   }
 };
 } // namespace

@@ -1,5 +1,6 @@
 // Shared parts of rec-hier and rec-flat (RecCommon.h).
 #include "RecCommon.h"
+#include "nestor/EditSet.h"
 #include "../dp_common/DpCommon.h"
 
 #include "nestor/StatementEffects.h"
@@ -135,13 +136,13 @@ std::string edgeFunctions(const AnalyzedTU &tu, const RecTarget &r, bool hier) {
   return out;
 }
 
-llvm::Error addRecInclude(const AnalyzedTU &tu, clang::tooling::Replacements &reps, unsigned before) {
+void addRecInclude(const AnalyzedTU &tu, EditSet &reps, unsigned before) {
   llvm::StringRef text = tu.mainFileText();
-  if (text.contains("<nestor/rec.cuh>")) return llvm::Error::success();
+  if (text.contains("<nestor/rec.cuh>")) return;
   unsigned at = dprw::includeInsertionPoint(text, before);
   std::string inc = "#include <nestor/rec.cuh>\n";
   if (at == 0) inc += "\n";
-  return reps.add(replacementFor(tu, at, at, inc));
+  reps.insert(at, inc, EditSet::kIncludeRank);
 }
 
 } // namespace nestor::rec

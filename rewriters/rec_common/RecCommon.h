@@ -11,6 +11,7 @@
 //   K_nestor_post(params...)            its call with the tail launch's arguments
 #pragma once
 #include "nestor/Recursion.h"
+#include "nestor/EditSet.h"
 #include "nestor/Rewrite.h"
 
 #include <string>
@@ -42,6 +43,6 @@ std::string edgeFunctions(const AnalyzedTU &tu, const RecTarget &r, bool hier);
 std::vector<std::string> nextLevelArgs(const AnalyzedTU &tu, const RecTarget &r);
 
 /// Adds `#include <nestor/rec.cuh>` after the last include before `before`, unless present.
-llvm::Error addRecInclude(const AnalyzedTU &tu, clang::tooling::Replacements &reps, unsigned before);
+void addRecInclude(const AnalyzedTU &tu, EditSet &reps, unsigned before);
 
 } // namespace nestor::rec

@@ -19,6 +19,7 @@
 // any parameter but the node (the worklist holds nodes only), launches on a
 // named stream, host launches before the kernel's definition.
 #include "../dp_common/DpCommon.h"
+#include "nestor/EditSet.h"
 #include "../rec_common/RecCommon.h"
 
 #include "../../analyzers/src/AstText.h"
@@ -94,16 +95,16 @@ public:
              "    " + k + "_nestor_post_level<<<" + wl + ".blocks_for(" + wl + ".level_size(nestor_l)), " + wl + ".block_size>>>(\n"
              "        " + rec::callArgs(fixedNames, wl + ".level_nodes(nestor_l), " + wl + ".level_size(nestor_l)") + ");\n";
     out += "}";
-    clang::tooling::Replacements reps;
-    if (auto e = reps.add(replacementFor(tu, r.defBegin, r.defEnd, out))) return std::move(e);
+    EditSet reps(tu);
+    reps.add(r.defBegin, r.defEnd, out);
     // Host launches: the same arguments, to the host function.
     for (int id : r.kernel->recursion->hostLaunches) {
       const LaunchSite &l = tu.model().launches[size_t(id)];
       std::string call = k + "_nestor_flat(" + rec::callArgs(l.args) + ")";
-      if (auto e = reps.add(replacementFor(tu, l.span.begin.offset, l.span.end.offset, call))) return std::move(e);
+      reps.add(l.span.begin.offset, l.span.end.offset, call);
     }
-    if (auto e = rec::addRecInclude(tu, reps, r.defBegin)) return std::move(e);
-    return reps;
+    rec::addRecInclude(tu, reps, r.defBegin);
+    return reps.replacements();
   }
 
 private:

@@ -17,6 +17,7 @@
 // reads what the kernel writes (the block asks it of every grandchild before
 // their pre-order statements ran).
 #include "../rec_common/RecCommon.h"
+#include "nestor/EditSet.h"
 
 #include "../../analyzers/src/AstText.h"
 
@@ -86,9 +87,9 @@ public:
              "        // The child's subtree is done: its post-order combination, in this block.\n"
              "        if (threadIdx.x == 0) " + k + "_nestor_post(" + rec::callArgs(next) + ");\n";
     out += "      }\n    }\n    __syncthreads(); // the flags are reused by the next child\n  }\n}";
-    clang::tooling::Replacements reps;
-    if (auto e = reps.add(replacementFor(tu, r.defBegin, r.defEnd, out))) return std::move(e);
-    return reps;
+    EditSet reps(tu);
+    reps.add(r.defBegin, r.defEnd, out);
+    return reps.replacements();
   }
 
 private:

@@ -124,12 +124,19 @@ std::optional<MappingAdvice> adviseMappings(const AnalyzedTU &tu, const MappingC
     }
     for (Realisation &r : am.realisations) {
       // A chain's later steps apply to the rewritten text (the drivers
-      // re-analyse between steps); the first step decides here.
-      const Rewrite *first = findRewrite(r.steps.front().first);
-      Applicability ap = first->prepare(tu, t, r.steps.front().second);
-      r.applies = ap.applies;
-      r.reason = ap.reason;
-      r.note = ap.note;
+      // re-analyse between steps); here every step is asked on the original,
+      // so a step refused for what the earlier ones do not change (a class
+      // argument aggregate cannot record) is not advised (issue #21).
+      for (size_t i = 0; i < r.steps.size(); ++i) {
+        const Rewrite *rw = findRewrite(r.steps[i].first);
+        Applicability ap = rw->prepare(tu, t, r.steps[i].second);
+        if (i == 0) r.note = ap.note;
+        r.applies = ap.applies;
+        if (!ap.applies) {
+          r.reason = (i ? std::string(rw->id()) + ": " : "") + ap.reason;
+          break;
+        }
+      }
     }
     a.advised.push_back(std::move(am));
   }
@@ -199,11 +206,51 @@ llvm::json::Value toJSON(const MappingAdvice &a, size_t top) {
                 {"best", explainBest(a.target)}};
 }
 
+namespace {
+/// The original code: no rewrite is needed to get it.
+bool isOriginal(const Mapping &m, bool isLaunch) {
+  if (isLaunch) return m.threshold == 0 && m.coarsen <= 1 && m.aggregate.empty() && m.placement == "child-grid";
+  return m.placement == "sequential" && m.span == 1 && m.split == 1;
+}
+} // namespace
+
+/// When no rewrite that applies here makes the first-ranked mapping (and it
+/// is not the original code): "no rewrite makes it here (rewrite: reason)".
+std::optional<std::string> bestNotMadeHere(const MappingAdvice &a) {
+  if (a.advised.empty()) return std::nullopt;
+  const AdvisedMapping &best = a.advised.front();
+  for (const Realisation &r : best.realisations)
+    if (r.applies) return std::nullopt;
+  if (best.realisations.empty() && isOriginal(*best.mapping, a.target.isLaunch)) return std::nullopt;
+  std::string out = "no rewrite makes it here";
+  if (!best.realisations.empty()) {
+    const Realisation &r = best.realisations.front();
+    // A later step's refusal already starts with its rewrite's id.
+    bool named = false;
+    for (size_t i = 1; i < r.steps.size(); ++i) named |= llvm::StringRef(r.reason).starts_with(r.steps[i].first + ": ");
+    out += " (" + (named ? "" : r.steps.front().first + ": ") + (r.reason.empty() ? "not applicable" : r.reason) + ")";
+  }
+  return out;
+}
+
+std::string adviceLine(const MappingAdvice &a) {
+  auto notMade = bestNotMadeHere(a);
+  if (!notMade) return explainBest(a.target);
+  std::string out = "ranks first " + a.advised.front().mapping->summary + ", but " + *notMade;
+  if (auto [m, re] = a.bestRealisable(); m)
+    out += "; the best mapping a rewrite makes here: #" + std::to_string(m->rank) + " " + m->mapping->summary + " (" +
+           re->command() + ")";
+  else
+    out += "; no rewrite that applies here makes any of the ranked mappings";
+  return out;
+}
+
 std::string mappingMarkdown(const MappingAdvice &a) {
   if (a.advised.empty()) return "";
   const AdvisedMapping &best = a.advised.front();
   std::string md = "**Mapping model** (locality-aware mapping): ranks first " + best.mapping->summary + ", score " +
                    std::to_string(int(best.mapping->score * 100 + 0.5)) + "%.\n\n" + explainBest(a.target) + "\n";
+  if (auto notMade = bestNotMadeHere(a)) md += "\nBut " + *notMade + ".\n";
   if (auto [r, re] = a.bestRealisable(); r) {
     md += "\nBest mapping a rewrite makes here: #" + std::to_string(r->rank) + " " + r->mapping->summary + " (`" +
           re->command() + "`" + (re->note.empty() ? "" : ", " + re->note) + ").\n";

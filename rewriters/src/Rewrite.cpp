@@ -1,11 +1,15 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <thread>
 #include "nestor/Rewrite.h"
+#include "nestor/EditSet.h"
 #include "nestor/Offers.h"
+#include "nestor/RefusalText.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FileSystem.h"
@@ -93,6 +97,80 @@ std::optional<RewriteTarget> targetAtLine(const FileModel &m, RewriteTarget::Kin
 
 clang::tooling::Replacement replacementFor(const AnalyzedTU &tu, unsigned b, unsigned e, llvm::StringRef text) {
   return clang::tooling::Replacement(tu.mainFile(), b, e - b, text);
+}
+
+void EditSet::add(unsigned begin, unsigned end, llvm::StringRef text, int rank) {
+  if (begin == end && text.empty()) return;
+  for (const Edit &e : edits_)
+    if (e.begin == begin && e.end == end && e.text == text && (begin != end || e.rank == rank)) return;
+  edits_.push_back({begin, end, text.str(), rank, edits_.size()});
+}
+
+llvm::Expected<clang::tooling::Replacements> EditSet::replacements() const {
+  std::vector<const Edit *> order;
+  for (const Edit &e : edits_) order.push_back(&e);
+  // By offset; at one offset the insertions (by rank, then as added) before
+  // the one replaced range that may start there.
+  std::stable_sort(order.begin(), order.end(), [](const Edit *a, const Edit *b) {
+    if (a->begin != b->begin) return a->begin < b->begin;
+    bool ai = a->begin == a->end, bi = b->begin == b->end;
+    if (ai != bi) return ai;
+    return a->rank < b->rank;
+  });
+  auto lineOf = [&](unsigned offset) {
+    llvm::StringRef text = tu_->mainFileText();
+    return 1 + unsigned(text.take_front(std::min<size_t>(offset, text.size())).count('\n'));
+  };
+  clang::tooling::Replacements out;
+  unsigned replacedEnd = 0; // end of the last replaced range
+  bool anyReplaced = false;
+  for (size_t i = 0; i < order.size();) {
+    const unsigned at = order[i]->begin;
+    std::string text;
+    unsigned end = at;
+    for (; i < order.size() && order[i]->begin == at; ++i) {
+      const Edit &e = *order[i];
+      if (e.begin != e.end && end != at)
+        return llvm::createStringError("two edits replace overlapping text at line %u (offsets %u-%u and %u-%u)",
+                                       lineOf(at), at, end, e.begin, e.end);
+      text += e.text;
+      end = e.end;
+    }
+    if (anyReplaced && at < replacedEnd)
+      return llvm::createStringError("an edit at line %u (offset %u) falls inside text another edit replaces (up to offset %u)",
+                                     lineOf(at), at, replacedEnd);
+    if (end != at) {
+      anyReplaced = true;
+      replacedEnd = end;
+    }
+    if (auto err = out.add(replacementFor(*tu_, at, end, text))) return std::move(err);
+  }
+  return out;
+}
+
+std::string lineRef(const SourceSpan &s, const std::string &mainFile) {
+  const std::string n = std::to_string(s.begin.line);
+  // The same file however its path is spelled (the model's file is as given,
+  // spans' as the source manager found it).
+  if (s.file.empty() || mainFile.empty() || llvm::sys::path::filename(s.file) == llvm::sys::path::filename(mainFile))
+    return "line " + n;
+  return llvm::sys::path::filename(s.file).str() + ":" + n;
+}
+
+std::string refusalText(const Applicability &a, const std::string &mainFile) {
+  if (a.applies || !a.blocker.valid()) return a.reason;
+  const std::string ref = lineRef(a.blocker, mainFile), plain = "line " + std::to_string(a.blocker.begin.line);
+  std::string out = a.reason;
+  // The reason's own mention of the line (not of line 17 when the line is 170).
+  bool named = false;
+  for (size_t at = out.find(plain); at != std::string::npos; at = out.find(plain, at + 1)) {
+    size_t after = at + plain.size();
+    if (after < out.size() && std::isdigit(static_cast<unsigned char>(out[after]))) continue;
+    named = true;
+    if (ref != plain) out.replace(at, plain.size(), ref);
+    break;
+  }
+  return named ? out : out + " (" + ref + ")";
 }
 
 llvm::Expected<std::string> applyReplacements(const AnalyzedTU &tu, const clang::tooling::Replacements &r) {

@@ -14,6 +14,7 @@
 //     after it move into the launching branch with it.
 // Offered only for serialisable children (LaunchSite::serializable).
 #include "../dp_common/DpCommon.h"
+#include "nestor/EditSet.h"
 #include "../../analyzers/src/AstText.h"
 
 #include "clang/AST/Decl.h"
@@ -112,7 +113,7 @@ public:
     if (a.applies) a = scanChild(tu, ls.child, scan);
     if (!a.applies) return llvm::createStringError("%s", a.reason.c_str());
     const LaunchSite &site = *ls.site;
-    clang::tooling::Replacements reps;
+    EditSet reps(tu);
 
     // 1. The serial form, right after the child.
     std::vector<std::string> renamed = modifiedParams(ls.child);
@@ -130,7 +131,7 @@ public:
         "__device__ void " + site.child + "__serial(" + joinArgs(decls) + ") {\n"
         "  nestor::dp::serial_for_each(_gDim, _bDim, [&](const nestor::dp::serial_ctx& _ctx) " +
         indentLines(body, "  ") + ");\n}";
-    if (auto e = reps.add(replacementFor(tu, scan.declEnd, scan.declEnd, serial))) return std::move(e);
+    reps.add(scan.declEnd, scan.declEnd, serial);
 
     // 2. The guard at the launch.
     std::string grid = ls.gridText, threadsDecl;
@@ -163,7 +164,7 @@ public:
     g += in + "} else {\n";
     g += in + "  " + site.child + "__serial(" + joinArgs(ls.argTexts, "_gDim, _bDim") + ");\n";
     g += in + "}\n" + ls.indent + "}";
-    if (auto e = reps.add(replacementFor(tu, ls.groupBegin, ls.groupEnd, g))) return std::move(e);
+    reps.add(ls.groupBegin, ls.groupEnd, g);
 
     // 3. The runtime header (and the threshold's default, when given).
     std::vector<std::pair<std::string, std::string>> defines;
@@ -171,7 +172,7 @@ public:
       defines.push_back({"NESTOR_THRESHOLD", it->second});
     unsigned childBegin = spanOf(ls.child->getSourceRange(), tu.astContext()).begin.offset;
     if (auto e = addRuntimeInclude(tu, reps, childBegin, defines)) return std::move(e);
-    return reps;
+    return reps.replacements();
   }
 };
 } // namespace

@@ -5,6 +5,7 @@
 #include "nestor/MappingAdvisor.h"
 #include "nestor/Pragma.h"
 #include "nestor/Rewrite.h"
+#include "nestor/RefusalText.h"
 #include "nestor/Rule.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -73,8 +74,7 @@ std::vector<RewriteOffer> offersFor(const AnalyzedTU &tu, const RewriteTarget &t
       Applicability a = r->prepare(tu, t, *params);
       o.title = a.titled(r->title(*params));
       o.applies = a.applies;
-      o.reason = a.reason;
-      if (!a.applies && a.blocker.valid()) o.reason += llvm::formatv(" (line {0})", a.blocker.begin.line).str();
+      o.reason = refusalText(a, tu.model().file);
       out.push_back(std::move(o));
     }
   }

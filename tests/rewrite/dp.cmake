@@ -79,3 +79,41 @@ dp_refusal(dp_threshold_after_coarsen INPUT examples/graph/bfs.cu AT 50 APPLY co
 foreach(g warp block grid)
   dp_case(dp/row_tile_sum.aggregate_${g} INPUT tests/fixtures/dp/row_tile_sum.cu AT 28 APPLY aggregate PARAMS granularity=${g})
 endforeach()
+
+# Launch arguments of class type (issue #21): LonestarGPU's Graph, passed by
+# value, has a __host__ default constructor, the Worklist none. threshold and
+# coarsen copy the arguments and compile; aggregate and the launch templates
+# would default-construct a record of them in device code: refused, naming the
+# parameter and the constructor's place in the header.
+set(lonestar_fx tests/fixtures/dp/graph_by_value.cu)
+set(lonestar_inc NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/tests/fixtures/dp)
+foreach(at 21 35)
+  nestor_rewrite_case(dp/graph_by_value.threshold_${at} INPUT ${lonestar_fx} AT ${at} APPLY threshold ${lonestar_inc})
+  nestor_rewrite_case(dp/graph_by_value.coarsen_${at} INPUT ${lonestar_fx} AT ${at} APPLY coarsen ${lonestar_inc})
+endforeach()
+foreach(rw aggregate dbuf-global-launch dual-queue-launch dbuf-shared-launch dpar-opt-launch)
+  string(REPLACE "-" "_" rw_name ${rw})
+  dp_refusal(dp_graph_by_value_${rw_name}_host_ctor INPUT ${lonestar_fx} AT 21 APPLY ${rw}
+    EXPECT "the parameter 'g' of relax_edges is a Graph and the default constructor of 'Graph' is a __host__ function (lonestar_graph.h:10)")
+  dp_refusal(dp_graph_by_value_${rw_name}_no_ctor INPUT ${lonestar_fx} AT 35 APPLY ${rw}
+    EXPECT "the parameter 'wl' of push_neighbours is a Worklist and 'Worklist' has no default constructor")
+endforeach()
+# --list names the header's line with its file, once.
+add_test(NAME rewrite_listed.dp.graph_by_value_aggregate_refusal
+  COMMAND ${CMAKE_COMMAND} -DNESTOR=$<TARGET_FILE:nestor> -DINPUT=${PROJECT_SOURCE_DIR}/${lonestar_fx} -DAT=21
+          "-DEXPECT=is a __host__ function (lonestar_graph.h:10): the record of a launch's arguments would default-construct it in device code"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/CheckListed.cmake)
+set_tests_properties(rewrite_listed.dp.graph_by_value_aggregate_refusal PROPERTIES LABELS "rewrite")
+# The mapping model recommends only what a rewrite makes (issue #21): at a
+# launch where aggregate (or every DP rewrite) is refused, --list says plainly
+# that no rewrite makes the first-ranked mapping, and why.
+add_test(NAME rewrite_listed.dp.graph_by_value_mapping_not_made
+  COMMAND ${CMAKE_COMMAND} -DNESTOR=$<TARGET_FILE:nestor> -DINPUT=${PROJECT_SOURCE_DIR}/${lonestar_fx} -DAT=21
+          "-DEXPECT=but no rewrite makes it here (aggregate: the parameter 'g' of relax_edges is a Graph"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/CheckListed.cmake)
+add_test(NAME rewrite_listed.dp.device_sync_mapping_not_made
+  COMMAND ${CMAKE_COMMAND} -DNESTOR=$<TARGET_FILE:nestor> -DINPUT=${PROJECT_SOURCE_DIR}/${fx}/device_sync.cu -DAT=10
+          "-DEXPECT=but no rewrite makes it here (threshold: device-side cudaDeviceSynchronize()"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/CheckListed.cmake)
+set_tests_properties(rewrite_listed.dp.graph_by_value_mapping_not_made rewrite_listed.dp.device_sync_mapping_not_made
+                     PROPERTIES LABELS "rewrite")

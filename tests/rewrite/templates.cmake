@@ -18,6 +18,19 @@ foreach(rw dual-queue dbuf-shared dbuf-global dpar-opt)
     PARAMS lb_threshold=32 ${tmpl_inc})
 endforeach()
 
+# CSR bounds held in locals (issue #21, nestor/DefUse.h): `int start = ptr[tid];
+# int end = ptr[tid + 1];` is the CSR pair; a bound written again, or whose
+# address is taken, is not seen through.
+set(tmpl_locals_fx tests/fixtures/templates/csr_locals.cu)
+foreach(rw dual-queue dbuf-shared dbuf-global dpar-opt)
+  string(REPLACE "-" "_" rw_name ${rw})
+  nestor_rewrite_case(templates/csr_locals.${rw_name}_64 INPUT ${tmpl_locals_fx} AT 18 APPLY ${rw})
+  nestor_rewrite_refusal(templates.${rw_name}_csr_local_written_again INPUT ${tmpl_locals_fx} AT 31 APPLY ${rw}
+    EXPECT "the bounds `start` .. `end` are not a CSR-like pair")
+  nestor_rewrite_refusal(templates.${rw_name}_csr_local_address_taken INPUT ${tmpl_locals_fx} AT 43 APPLY ${rw}
+    EXPECT "the bounds `start` .. `end` are not a CSR-like pair")
+endforeach()
+
 # Refusals, each naming the construct and its line.
 set(tmpl_fx tests/fixtures/templates/refusals.cu)
 foreach(rw dual-queue dbuf-shared dbuf-global dpar-opt)
@@ -188,3 +201,13 @@ if(NESTOR_NVCC)
     set_tests_properties(rewrite_nvcc_nordc.${name} PROPERTIES LABELS "rewrite;nvcc" DEPENDS rewrite_golden.${name})
   endforeach()
 endif()
+
+# lb_threshold compared with the launch's useful work (issue #21): the child's
+# guard (`threadIdx.x < degree` under a one-block grid, `i >= count` return)
+# gives the useful thread count, its argument at the launch.
+set(tmpl_useful_fx tests/fixtures/templates/useful_threads.cu)
+foreach(rw dbuf-global-launch dbuf-shared-launch)
+  string(REPLACE "-" "_" rw_name ${rw})
+  nestor_rewrite_case(templates/useful_threads.${rw_name}_sssp INPUT ${tmpl_useful_fx} AT 16 APPLY ${rw})
+  nestor_rewrite_case(templates/useful_threads.${rw_name}_tc INPUT ${tmpl_useful_fx} AT 29 APPLY ${rw})
+endforeach()

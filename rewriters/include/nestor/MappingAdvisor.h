@@ -54,6 +54,13 @@ std::optional<MappingAdvice> adviseMappings(const AnalyzedTU &tu, const MappingC
 /// assumptions.
 llvm::json::Value toJSON(const MappingAdvice &a, size_t top = 8);
 
+/// One line on the first-ranked mapping: the model's explanation when a
+/// rewrite that applies here makes it (or it is the original code); otherwise
+/// it says plainly that no rewrite makes it here (and why the one that would
+/// is refused), then the best mapping a rewrite does make, if any. Needs the
+/// verdicts (checkRealisations). Used by `nestor rewrite --list` and the hover.
+std::string adviceLine(const MappingAdvice &a);
+
 /// Markdown for hovers: the first-ranked mapping, why, and how to get it.
 std::string mappingMarkdown(const MappingAdvice &a);
 

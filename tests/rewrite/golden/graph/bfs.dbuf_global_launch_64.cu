@@ -94,7 +94,8 @@ __global__ void bfs_parent(unsigned* levels, const unsigned* offsets, const unsi
           nestor_item.changed = changed;
           nestor_item.nestor_grid = nestor_grid;
           nestor_item.nestor_block = nestor_block;
-          if (nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 64ull ||
+          if ((nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 64ull ||
+               (unsigned long long)(num_nbr) < 64ull) ||
               !nestor::tmpl::push_launch(nestor_lq.large, nestor_item))
             nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
               bfs_child_nestor_thread(levels, targets, curr, nbr_off, num_nbr, changed, t, b, bd, gd);

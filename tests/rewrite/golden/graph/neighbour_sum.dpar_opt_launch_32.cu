@@ -77,7 +77,8 @@ __device__ __forceinline__ void ns_parent_nestor_body(const unsigned* offsets, c
         nestor_item.sum = &sums[v];
         nestor_item.nestor_grid = nestor_grid;
         nestor_item.nestor_block = nestor_block;
-        if (nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 32ull ||
+        if ((nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 32ull ||
+             (unsigned long long)(degree) < 32ull) ||
             !nestor_held.hold(nestor_item))
           nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
             ns_child_nestor_thread(targets, first, degree, &sums[v], t, b, bd, gd);

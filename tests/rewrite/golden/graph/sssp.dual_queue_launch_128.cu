@@ -118,7 +118,8 @@ __global__ void sssp_parent(const unsigned* offsets, const unsigned* targets, co
         nestor_item.changed = changed;
         nestor_item.nestor_grid = nestor_grid;
         nestor_item.nestor_block = nestor_block;
-        if (!nestor::tmpl::push_launch(nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 128ull ? nestor_lq.small : nestor_lq.large, nestor_item))
+        if (!nestor::tmpl::push_launch((nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 128ull ||
+             (unsigned long long)(cols * rows) < 128ull) ? nestor_lq.small : nestor_lq.large, nestor_item))
           nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
             sssp_child_nestor_thread(targets, weights, first, degree, dist_v, dist, next_active, changed, t, b, bd, gd);
           });

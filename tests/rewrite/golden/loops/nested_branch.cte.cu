@@ -13,7 +13,7 @@ __global__ void branchy_rows(const int *rowptr, const int *col, const float *val
     if (row % 3 != 0) {
       // Rewrite loop with CTE (collaborative-task-engagement.md III-B): the warp expands its
       // threads' ranges into one list of fine tasks and reduces them per owner.
-      sum = nestor::cte::for_each_index<64, nestor::cte::disjoint>(
+      sum = nestor::cte::for_each_index<64, nestor::cte::scanned>(
           start, rowptr[row + 1],
           [=](int j) { return val[j] * x[col[j]]; },
           nestor::op::add{}, sum);

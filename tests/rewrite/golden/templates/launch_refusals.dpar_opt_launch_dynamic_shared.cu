@@ -84,7 +84,8 @@ __device__ __forceinline__ void dynamic_shared_parent_nestor_body(const unsigned
     nestor_item.count = off[r + 1] - off[r];
     nestor_item.nestor_grid = nestor_grid;
     nestor_item.nestor_block = nestor_block;
-    if (nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 64ull ||
+    if ((nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 64ull ||
+         (unsigned long long)(off[r + 1] - off[r]) < 64ull) ||
         !nestor_held.hold(nestor_item))
       nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
         add_child_nestor_thread(out, off[r], off[r + 1] - off[r], t, b, bd, gd);

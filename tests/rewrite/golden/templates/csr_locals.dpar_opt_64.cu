@@ -1,0 +1,83 @@
+// One thread per row with its CSR bounds in locals, as Li, Wu and Becchi's own
+// SpMV is written (issue #21, "match meaning, not spelling"): the locals are
+// seen through (nestor/DefUse.h), so the templates apply; a bound written
+// again after its declaration, or whose address is taken, is not seen through
+// (tests/rewrite/templates.cmake).
+#include <cuda_runtime.h>
+#include <nestor/templates.cuh>
+
+__device__ void clamp_end(int *end, int start) {
+  if (*end - start > 4096) *end = start + 4096;
+}
+
+// The body of 'spmv_locals' for the dpar-opt template: the thread identity is a parameter, so a
+// delayed row can be finished by its owner or by a block-mapped pass (nestor/templates.cuh).
+template <class NestorPhase>
+__device__ __forceinline__ void spmv_locals_nestor_body(const int *ptr, const int *indices, const float *data, const float *x, float *y, int rows, uint3 threadIdx, uint3 blockIdx, dim3 blockDim, dim3 gridDim, NestorPhase nestor_phase) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (tid < rows) {
+    float sum = 0.0f;
+    int start = ptr[tid];
+    int end = ptr[tid + 1];
+    // dpar-opt (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its
+    // trip count is 64 or more, or hands back its block-computed reduction.
+    if (nestor_phase.defer(start, end)) return;
+    if (nestor_phase.has_result()) sum = nestor::op::add{}(sum, nestor_phase.template result<float>());
+    else
+      for (int i = start; i < end; ++i) sum += data[i] * x[indices[i]];
+    y[tid] = sum;
+  }
+}
+
+// The child of dpar-opt: one block per delayed row of a parent block, which it reduces and finishes.
+__global__ void spmv_locals_nestor_dpar_child(const int *ptr, const int *indices, const float *data, const float *x, float *y, int rows, nestor::tmpl::dpar_batch<int> nestor_batch) {
+  nestor::tmpl::dpar_opt_child<float>(nestor_batch, [=](int i) { return data[i] * x[indices[i]]; }, nestor::op::add{},
+  [&](uint3 nestor_t, uint3 nestor_b, dim3 nestor_bd, dim3 nestor_gd, auto nestor_phase) {
+    spmv_locals_nestor_body(ptr, indices, data, x, y, rows, nestor_t, nestor_b, nestor_bd, nestor_gd, nestor_phase);
+  });
+}
+
+__global__ void spmv_locals(const int *ptr, const int *indices, const float *data, const float *x, float *y, int rows) {
+  // dpar-opt, lb_threshold 64 (irregular-loop-and-recursion-templates.md II-B, Figure 1(e)): rows whose loop
+  // has 64 or more iterations are delayed to a per-block buffer; thread 0 then launches ONE child
+  // grid for the block's buffer (CDP2: nobody waits for it; the child finishes those rows).
+  nestor::tmpl::dpar_opt<int, float>(64, [=](int i) { return data[i] * x[indices[i]]; }, nestor::op::add{},
+  [&](uint3 nestor_t, uint3 nestor_b, dim3 nestor_bd, dim3 nestor_gd, auto nestor_phase) {
+    spmv_locals_nestor_body(ptr, indices, data, x, y, rows, nestor_t, nestor_b, nestor_bd, nestor_gd, nestor_phase);
+  },
+  [&](nestor::tmpl::dpar_batch<int> nestor_batch) {
+#if defined(__CUDACC_RDC__) // without -rdc the block processes its rows itself
+    spmv_locals_nestor_dpar_child<<<nestor_batch.count, nestor::tmpl::kBlockMappedThreads>>>(ptr, indices, data, x, y, rows, nestor_batch);
+#endif
+  });
+}
+
+// `end` is written again after its declaration: its value at the loop is not ptr[tid + 1].
+__global__ void spmv_capped(const int *ptr, const float *data, float *y, int rows) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (tid >= rows) return;
+  int start = ptr[tid];
+  int end = ptr[tid + 1];
+  if (end - start > 4096) end = start + 4096;
+  float sum = 0.0f;
+  for (int i = start; i < end; ++i) sum += data[i];
+  y[tid] = sum;
+}
+
+// `end`'s address is taken: a callee may write it.
+__global__ void spmv_address_taken(const int *ptr, const float *data, float *y, int rows) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (tid >= rows) return;
+  int start = ptr[tid];
+  int end = ptr[tid + 1];
+  clamp_end(&end, start);
+  float sum = 0.0f;
+  for (int i = start; i < end; ++i) sum += data[i];
+  y[tid] = sum;
+}
+
+void spmv(const int *ptr, const int *indices, const float *data, const float *x, float *y, int rows) {
+  spmv_locals<<<(rows + 255) / 256, 256>>>(ptr, indices, data, x, y, rows);
+  spmv_capped<<<(rows + 255) / 256, 256>>>(ptr, data, y, rows);
+  spmv_address_taken<<<(rows + 255) / 256, 256>>>(ptr, data, y, rows);
+}

@@ -242,7 +242,7 @@ TEST(Plan, BudgetKeepsTheMostPromisingInStaticOrder) {
   PlanRequest req;
   req.planDir = (dir.path / "plan").string();
   req.projectDir = kNeighbourSum.parent_path().string();
-  req.runtimeIncludeDir = runtimeIncludeDir();
+  req.runtimeIncludeDir = planner::runtimeIncludeDir();
   req.profile = config();
   req.configPath = "test.nestor.yaml";
   req.budget = 4;
@@ -314,7 +314,7 @@ TEST(Plan, EveryLoopCandidateIsGenerated) {
   PlanRequest req;
   req.planDir = (dir.path / "plan").string();
   req.projectDir = kTmv.parent_path().string();
-  req.runtimeIncludeDir = runtimeIncludeDir();
+  req.runtimeIncludeDir = planner::runtimeIncludeDir();
   req.profile = config("nvcc -O3 -arch=sm_90 {defines} -o {exe} {source}"); // no {flags}: appended when needed
   req.configPath = "x/.nestor.yaml";
   req.relativeProjectDir = false;
@@ -383,7 +383,7 @@ TEST(Plan, BadRequestsAreRefused) {
   fs::copy_file(kTmv, dir.path / "project" / "tmv.cu");
   PlanRequest req;
   req.projectDir = (dir.path / "project").string();
-  req.runtimeIncludeDir = runtimeIncludeDir();
+  req.runtimeIncludeDir = planner::runtimeIncludeDir();
   req.profile = config();
   req.configPath = "c.yaml";
   auto message = [&](PlanRequest r) {
@@ -420,7 +420,7 @@ TEST(Plan, BuildCommandWithoutFlagsPlaceholder) {
   PlanRequest req;
   req.planDir = (dir.path / "plan").string();
   req.projectDir = kNeighbourSum.parent_path().string();
-  req.runtimeIncludeDir = runtimeIncludeDir();
+  req.runtimeIncludeDir = planner::runtimeIncludeDir();
   req.configPath = "c.yaml";
   req.budget = 1;
   req.profile = config("nvcc -O3 -rdc=true {defines} -o {exe} {source} -lcudadevrt");

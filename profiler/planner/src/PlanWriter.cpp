@@ -307,13 +307,10 @@ std::string defaultPlanDir(const std::string &file, const std::string &kernel) {
 }
 
 std::string runtimeIncludeDir() {
+  // NESTOR_RUNTIME_DIR overrides; otherwise the one resolver of the binary's
+  // runtime folder (build tree or install, CompileFlags.h).
   if (auto env = llvm::sys::Process::GetEnv("NESTOR_RUNTIME_DIR"); env && !env->empty()) return *env;
-  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, reinterpret_cast<void *>(&runtimeIncludeDir));
-  if (!exe.empty()) {
-    fs::path installed = fs::path(exe).parent_path().parent_path() / "include";
-    if (fs::exists(installed / "nestor" / "dp.cuh")) return installed.string();
-  }
-  return NESTOR_RUNTIME_INCLUDE_DIR;
+  return nestor::runtimeIncludeDir();
 }
 
 } // namespace nestor::planner

@@ -186,7 +186,12 @@ Plan check(const AnalyzedTU &tu, const RewriteTarget &t) {
   if (c.fd->getDescribedFunctionTemplate() || c.fd->isTemplateInstantiation())
     return refuse("'" + k.name + "' is a template kernel", k.nameSpan);
   if (k.isRecursive) return refuse("the kernel is recursive", k.nameSpan);
-  auto *lb = cast<ArraySubscriptExpr>(mr->beginExpr->IgnoreParenImpCasts());
+  // The CSR pair may be held in locals (def-use sees through them); the
+  // merge kernel is generated from the subscripts as written in the header.
+  auto *lb = dyn_cast<ArraySubscriptExpr>(mr->beginExpr->IgnoreParenImpCasts());
+  if (!lb || !isa<ArraySubscriptExpr>(mr->endExpr->IgnoreParenImpCasts()))
+    return refuse("merge-path needs the bounds written as `P[q]` .. `P[q + 1]` in the loop header (not through locals)",
+                  l.headerSpan);
   c.offsets = lb->getBase();
   c.rowIndex = lb->getIdx();
   const std::string q = strip(textOf(c.rowIndex, ctx));

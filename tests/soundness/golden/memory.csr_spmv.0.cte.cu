@@ -291,7 +291,7 @@ __global__ void csr_spmv(const int *ptr, const int *col, const float *val, const
     int start = ptr[row], end = ptr[row + 1];
     // Rewrite loop with CTE (collaborative-task-engagement.md III-B): the warp expands its
     // threads' ranges into one list of fine tasks and reduces them per owner.
-    sum = nestor::cte::for_each_index<64, nestor::cte::disjoint>(
+    sum = nestor::cte::for_each_index<64, nestor::cte::scanned>(
         start, end,
         [=](int e) { return val[e] * x[col[e]]; },
         nestor::op::add{}, sum); // truth: independent

@@ -40,8 +40,7 @@ public:
                 : std::vector<std::pair<std::string, std::string>>{
                       {"cte", "CTE (the " + std::string(spelling(l.reductions.front().op)) + " reduction of '" +
                                   l.reductions.front().var + "' is associative)"},
-                      {"subwarp", "sub-warp decomposition"},
-                      {"np", "CUDA-NP (np_type=intra)"}};
+                      {"subwarp", "sub-warp decomposition"}};
         std::vector<std::string> offered;
         OfferAnswer firstRefusal;
         for (const auto &[id, words] : candidates) {
@@ -49,6 +48,9 @@ public:
           if (a.offered) offered.push_back(words);
           else if (firstRefusal.reason.empty()) firstRefusal = a;
         }
+        // A reduction neither CTE nor sub-warp takes: CUDA-NP's own reduction.
+        if (offered.empty() && !l.reductions.empty() && (*oracle)(tu, "np", l.id).offered)
+          offered.push_back("CUDA-NP (np_type=intra)");
         if (offered.empty())
           how = "no rewrite applies here yet: " + firstRefusal.reason +
                 (firstRefusal.where.valid() ? " (line " + std::to_string(firstRefusal.where.begin.line) + ")" : "");

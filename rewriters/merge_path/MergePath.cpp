@@ -21,6 +21,7 @@
 #include "../lb_common/LoadBalance.h"
 #include "../loop_common/LoopCommon.h"
 
+#include "nestor/EditSet.h"
 #include "nestor/Inference.h"
 #include "nestor/StatementEffects.h"
 
@@ -409,8 +410,13 @@ llvm::Expected<clang::tooling::Replacements> emit(const AnalyzedTU &tu, const Pl
                      ", nestor_mp.row_result<" + mr.accType + ">(" + mr.begin + ", " + mr.end + ", " + q + ", " + opf + ", " + P +
                      "[0]));\n" + in + "else\n" + in + "  " + indentMore(text.substr(loopBegin, loopEnd - loopBegin).str());
 
-  clang::tooling::Replacements reps;
-  auto add = [&](unsigned b, unsigned e, llvm::StringRef s) -> llvm::Error { return reps.add(replacementFor(tu, b, e, s)); };
+  // One merge of every edit (nestor/EditSet.h): the include and the merge
+  // kernel may land at the same offset when the kernel follows the #includes.
+  EditSet edits(tu);
+  auto add = [&](unsigned b, unsigned e, llvm::StringRef s) -> llvm::Error {
+    edits.add(b, e, s);
+    return llvm::Error::success();
+  };
   if (auto err = add(lb::declStart(tu, c.fd), lb::declStart(tu, c.fd), mergeKernel)) return std::move(err);
   if (l.pragma >= 0) {
     const NpPragma &pr = m.pragmas[size_t(l.pragma)];
@@ -446,9 +452,8 @@ llvm::Expected<clang::tooling::Replacements> emit(const AnalyzedTU &tu, const Pl
     if (auto err = add(ls->span.begin.offset, ls->span.end.offset, launch)) return std::move(err);
   }
   auto inc = loops::includeReplacement(tu, "nestor/merge_path.cuh");
-  if (inc.getReplacementText().size())
-    if (auto err = reps.add(inc)) return std::move(err);
-  return reps;
+  if (inc.getReplacementText().size()) edits.addInclude(inc);
+  return edits.replacements();
 }
 
 class MergePathImpl final : public Rewrite {

@@ -79,4 +79,13 @@ const Expr *arrayRoot(const ArraySubscriptExpr *as, std::vector<const Expr *> &i
   }
   return b->IgnoreParenImpCasts();
 }
+bool isNonConstReference(QualType t) { return t->isReferenceType() && !t.getNonReferenceType().isConstQualified(); }
+
+bool writesFirstOperand(const CXXOperatorCallExpr *oc) {
+  const FunctionDecl *fd = oc->getDirectCallee();
+  if (!fd) return true;
+  if (auto *md = dyn_cast<CXXMethodDecl>(fd)) return !md->isConst();
+  return fd->getNumParams() > 0 && isNonConstReference(fd->getParamDecl(0)->getType());
+}
+
 } // namespace nestor

@@ -212,24 +212,24 @@ void FunctionScanner::summarizeBody(const Stmt *loopStmt, const Stmt *body, cons
   // Expressions whose value nothing uses (statements of a block, branch and
   // loop bodies, a for's increment): only there is `acc += x` or `n++` a
   // reduction update; `*o++` or `y = (acc += x)` also read the variable.
+  // Kept without parentheses and implicit casts, as they are looked up.
+  auto bare = [](const Stmt *n) -> const Stmt * {
+    auto *e = dyn_cast_or_null<Expr>(n);
+    return e ? e->IgnoreParenImpCasts() : n;
+  };
   std::set<const Stmt *> discarded;
+  auto discard = [&](const Stmt *n) { if (n) discarded.insert(bare(n)); };
   forEachNode(body, [&](const Stmt *n) {
     if (auto *cs = dyn_cast<CompoundStmt>(n))
-      for (const Stmt *c : cs->body()) discarded.insert(c);
-    if (auto *is = dyn_cast<IfStmt>(n)) { discarded.insert(is->getThen()); discarded.insert(is->getElse()); }
-    if (auto *fs = dyn_cast<ForStmt>(n)) { discarded.insert(fs->getBody()); discarded.insert(fs->getInc()); }
-    if (auto *ws = dyn_cast<WhileStmt>(n)) discarded.insert(ws->getBody());
-    if (auto *ds = dyn_cast<DoStmt>(n)) discarded.insert(ds->getBody());
-    if (auto *bo = dyn_cast<BinaryOperator>(n); bo && bo->getOpcode() == BO_Comma) discarded.insert(bo->getLHS());
+      for (const Stmt *c : cs->body()) discard(c);
+    if (auto *is = dyn_cast<IfStmt>(n)) { discard(is->getThen()); discard(is->getElse()); }
+    if (auto *fs = dyn_cast<ForStmt>(n)) { discard(fs->getBody()); discard(fs->getInc()); }
+    if (auto *ws = dyn_cast<WhileStmt>(n)) discard(ws->getBody());
+    if (auto *ds = dyn_cast<DoStmt>(n)) discard(ds->getBody());
+    if (auto *bo = dyn_cast<BinaryOperator>(n); bo && bo->getOpcode() == BO_Comma) discard(bo->getLHS());
   });
-  discarded.insert(body);
-  auto isDiscarded = [&](const Stmt *n) {
-    if (discarded.count(n)) return true;
-    if (auto *e = dyn_cast<Expr>(n))
-      for (const Stmt *d : discarded)
-        if (auto *de = dyn_cast_or_null<Expr>(d); de && de->IgnoreParenImpCasts() == e->IgnoreParenImpCasts()) return true;
-    return false;
-  };
+  discard(body);
+  auto isDiscarded = [&](const Stmt *n) { return discarded.count(bare(n)) != 0; };
   // Built-in arithmetic only: a class with its own `+=` is no known reduction.
   auto reducible = [&](const VarDecl *vd) { return vd->getType()->isArithmeticType(); };
   // The outer variable an lvalue changes: itself or an object whose member
@@ -357,13 +357,7 @@ void FunctionScanner::summarizeBody(const Stmt *loopStmt, const Stmt *body, cons
         return;
       }
     if (auto *oc = dyn_cast<CXXOperatorCallExpr>(s); oc && oc->getNumArgs() > 0) {
-      const FunctionDecl *fd = oc->getDirectCallee();
-      bool writesFirst = !fd;
-      if (auto *md = dyn_cast_or_null<CXXMethodDecl>(fd)) writesFirst = !md->isConst();
-      else if (fd && fd->getNumParams() > 0)
-        writesFirst = fd->getParamDecl(0)->getType()->isReferenceType() &&
-                      !fd->getParamDecl(0)->getType().getNonReferenceType().isConstQualified();
-      if (const VarDecl *vd = writesFirst ? outerObject(oc->getArg(0)) : nullptr) {
+      if (const VarDecl *vd = writesFirstOperand(oc) ? outerObject(oc->getArg(0)) : nullptr) {
         for (unsigned i = 1; i < oc->getNumArgs(); ++i) walk(oc->getArg(i), nestedLoops, conditional);
         bool plainAssign = oc->getOperator() == OO_Equal && referencedVar(oc->getArg(0)) == vd &&
                            !mentionsVar(oc->getArg(1), vd) && isDiscarded(s);
@@ -393,15 +387,13 @@ void FunctionScanner::summarizeBody(const Stmt *loopStmt, const Stmt *body, cons
       // (`bump(acc, v)` with `float &`): the callee may change it.
       if (const FunctionDecl *fd = ce->getDirectCallee())
         for (unsigned i = 0; i < ce->getNumArgs() && i < fd->getNumParams(); ++i) {
-          QualType t = fd->getParamDecl(i)->getType();
-          if (t->isReferenceType() && !t.getNonReferenceType().isConstQualified())
+          if (isNonConstReference(fd->getParamDecl(i)->getType()))
             if (const VarDecl *vd = outerObject(ce->getArg(i))) readModifyWrite(vd, s);
         }
     }
     if (auto *ds = dyn_cast<DeclStmt>(s))
       for (const Decl *d : ds->decls())
-        if (auto *vd = dyn_cast<VarDecl>(d); vd && vd->hasInit() && vd->getType()->isReferenceType() &&
-                                             !vd->getType().getNonReferenceType().isConstQualified())
+        if (auto *vd = dyn_cast<VarDecl>(d); vd && vd->hasInit() && isNonConstReference(vd->getType()))
           if (const VarDecl *ov = outerObject(vd->getInit())) readModifyWrite(ov, s);
     if (auto *dre = dyn_cast<DeclRefExpr>(s)) {
       if (auto *vd = dyn_cast<VarDecl>(dre->getDecl())) {

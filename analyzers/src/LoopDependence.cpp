@@ -117,7 +117,7 @@ bool isReadOnlySystemFunction(const FunctionDecl *fd, const SourceManager &sm) {
     return false;
   for (const ParmVarDecl *p : fd->parameters()) {
     QualType t = p->getType();
-    if (t->isReferenceType() && !t.getNonReferenceType().isConstQualified()) return false;
+    if (isNonConstReference(t)) return false;
     if (t->isPointerType() && !t->getPointeeType().isConstQualified()) return false;
   }
   return !fd->isVariadic();
@@ -166,24 +166,14 @@ private:
         const FunctionDecl *fd = ce->getDirectCallee();
         for (unsigned i = 0; fd && i < ce->getNumArgs() && i < fd->getNumParams(); ++i) {
           QualType t = fd->getParamDecl(i)->getType();
-          if (t->isReferenceType() && !t.getNonReferenceType().isConstQualified()) note(ce->getArg(i));
+          if (isNonConstReference(t)) note(ce->getArg(i));
         }
       }
       if (auto *ds = dyn_cast<DeclStmt>(n))
         for (const Decl *d : ds->decls())
-          if (auto *vd = dyn_cast<VarDecl>(d); vd && vd->getType()->isReferenceType() && vd->hasInit() &&
-                                               !vd->getType().getNonReferenceType().isConstQualified())
+          if (auto *vd = dyn_cast<VarDecl>(d); vd && vd->hasInit() && isNonConstReference(vd->getType()))
             note(vd->getInit());
     });
-  }
-
-  static bool writesFirstOperand(const CXXOperatorCallExpr *oc) {
-    const FunctionDecl *fd = oc->getDirectCallee();
-    if (!fd) return true; // unresolved: assume the worst
-    if (auto *md = dyn_cast<CXXMethodDecl>(fd)) return !md->isConst();
-    if (fd->getNumParams() == 0) return false;
-    QualType t = fd->getParamDecl(0)->getType();
-    return t->isReferenceType() && !t.getNonReferenceType().isConstQualified();
   }
 
   /// `for (int j = 0; j < M; ++j)` inside the body: j stays in [0, M), so
@@ -318,7 +308,7 @@ private:
     std::vector<std::vector<Term>> dims(1);
     std::string field;
     Root r = resolve(base, dims, field, 0);
-    if (r.privateArray && r.var && isInner(r.var)) return false;
+    if (iterationsOwnArray(r)) return false;
     for (const Access &a : accesses_)
       if (a.use != Use::Read && mayAlias(r, a.root)) return true;
     return false;
@@ -483,6 +473,9 @@ private:
 
   // ------------------------------------------------------------- collection
 
+  /// An array declared in the body: each iteration has its own.
+  bool iterationsOwnArray(const Root &r) const { return r.privateArray && r.var && isInner(r.var); }
+
   /// A new access at `at`, placed in the branches the walk is in.
   Access &push(Root root, std::vector<std::vector<Term>> dims, Use use, const Expr *at, const Expr *stored = nullptr) {
     Access a;
@@ -500,7 +493,7 @@ private:
   void record(const Expr *at, const Expr *addr, std::vector<std::vector<Term>> dims, std::string field, Use use,
               const Expr *stored = nullptr) {
     Root r = resolve(addr, dims, field, 0);
-    if (r.privateArray && r.var && isInner(r.var)) return; // this iteration's own array
+    if (iterationsOwnArray(r)) return; // this iteration's own array
     push(std::move(r), std::move(dims), use, at, stored).field = std::move(field);
   }
 
@@ -521,7 +514,7 @@ private:
       // A fragment's elements are spread over the warp's lanes in an
       // unspecified layout: they are no thread-local array.
       loop_.collectives.push_back({"wmma::fragment", spanOf(as, ctx_)});
-    if (r.privateArray && r.var && isInner(r.var)) {
+    if (iterationsOwnArray(r)) {
       for (const Expr *i : idx) visit(i, Use::Read);
       visitAddress(base);
       return;
@@ -573,7 +566,7 @@ private:
         p = i - 1;
       }
       QualType t = fd && p < fd->getNumParams() ? fd->getParamDecl(p)->getType() : arg->getType();
-      if (t->isReferenceType() && !t.getNonReferenceType().isConstQualified()) visit(arg, Use::ReadWrite);
+      if (isNonConstReference(t)) visit(arg, Use::ReadWrite);
       else if (t->isPointerType() && !t->getPointeeType().isConstQualified() && !isa<CXXNullPtrLiteralExpr>(arg->IgnoreParenImpCasts()))
         escape(arg);
       else if (t->isPointerType()) readThrough(arg);
@@ -586,7 +579,7 @@ private:
     std::vector<std::vector<Term>> dims(1);
     std::string field;
     Root r = resolve(arg, dims, field, 0);
-    if (r.privateArray && r.var && isInner(r.var)) { visitAddress(arg); return; }
+    if (iterationsOwnArray(r)) { visitAddress(arg); return; }
     push(std::move(r), {}, Use::Escape, arg);
     visitAddress(arg);
   }
@@ -603,7 +596,7 @@ private:
       std::vector<std::vector<Term>> dims(1);
       std::string field;
       Root r = resolve(arg, dims, field, 0);
-      if (!(r.privateArray && r.var && isInner(r.var))) push(std::move(r), {{}}, Use::Read, arg).field = "<any>";
+      if (!(iterationsOwnArray(r))) push(std::move(r), {{}}, Use::Read, arg).field = "<any>";
     }
     visitAddress(arg);
   }
@@ -740,7 +733,7 @@ private:
         auto *vd = dyn_cast<VarDecl>(d);
         if (!vd || !vd->hasInit()) continue;
         QualType t = vd->getType();
-        if (t->isReferenceType() && !t.getNonReferenceType().isConstQualified()) {
+        if (isNonConstReference(t)) {
           // `float &r = out[i]`: writes through r are writes there.
           escapeLValue(vd->getInit());
         } else if (t->isPointerType() && singleAssignmentInit(vd)) {
@@ -762,7 +755,7 @@ private:
       const CXXConstructorDecl *cd = cc->getConstructor();
       for (unsigned i = 0; i < cc->getNumArgs(); ++i) {
         QualType t = cd && i < cd->getNumParams() ? cd->getParamDecl(i)->getType() : cc->getArg(i)->getType();
-        if (t->isReferenceType() && !t.getNonReferenceType().isConstQualified()) visit(cc->getArg(i), Use::ReadWrite);
+        if (isNonConstReference(t)) visit(cc->getArg(i), Use::ReadWrite);
         else visit(cc->getArg(i), Use::Read);
       }
       return;

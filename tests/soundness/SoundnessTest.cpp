@@ -8,6 +8,7 @@
 #include "nestor/Analysis.h"
 #include "nestor/Config.h"
 #include "nestor/Lint.h"
+#include "nestor/Offers.h"
 #include "nestor/Rewrite.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -83,20 +84,15 @@ void checkGolden(const AnalyzedTU &tu, const LoopSite &l, const std::string &cas
 }
 
 /// The rewrites that would run a loop's iterations on other threads: every
-/// rewrite whose target is a loop.
+/// rewrite whose target is a loop, asked the way the rules ask the engine
+/// (nestor/Offers.h: any variant applies).
 std::vector<std::string> offersAt(const AnalyzedTU &tu, const LoopSite &l) {
   std::vector<std::string> out;
-  for (const Rewrite *r : allRewrites()) {
-    if (r->targetKind() != RewriteTarget::Kind::Loop) continue;
-    for (const RewriteParams &given : r->variants()) {
-      auto params = resolveParams(*r, given);
-      if (!params) { llvm::consumeError(params.takeError()); continue; }
-      if (r->prepare(tu, RewriteTarget{RewriteTarget::Kind::Loop, l.id}, *params).applies) {
-        out.push_back(r->id());
-        break;
-      }
-    }
-  }
+  const OfferOracle *oracle = offerOracle();
+  EXPECT_NE(oracle, nullptr) << "the rewrite library registers no offer oracle";
+  if (!oracle) return out;
+  for (const Rewrite *r : allRewrites())
+    if (r->targetKind() == RewriteTarget::Kind::Loop && (*oracle)(tu, r->id(), l.id).offered) out.push_back(r->id());
   return out;
 }
 

@@ -13,7 +13,13 @@ the nestor/clangd ratios. Both servers get the same compile_commands.json
 A benchmark, not a test: it asserts nothing; the issue's targets are
 cold open and edit->diagnostics no slower than clangd, code action and hover
 under 50 ms at the 95th percentile, code action right after an edit
-elsewhere under 10 ms at the 95th percentile (issue 14)."""
+elsewhere under 10 ms at the 95th percentile (issue 14).
+
+The editor's worst cases (a 5 MB file, 200 kernels, a client that vanishes)
+have latency bounds too; the test suite checks only what happens there, and
+this checks the bounds on a quiet machine:
+
+    tests/lsp/lsp_worst_cases_test.py build/cli/nestor --bounds big kernels200 vanish"""
 import argparse
 import json
 import os

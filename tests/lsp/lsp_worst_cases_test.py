@@ -11,8 +11,15 @@ answered from the older analysis and resolved on the newer one), close
 vanish (the client goes away mid-request), readonly (a workspace without
 write permission), memory (1,000 edits, RSS before and after). Each check
 prints ok/FAIL; figures are printed with a leading "     ". Exits non-zero
-on any failed check. Bounds are generous (a loaded 2-core CI machine): they
-catch hangs and quadratic blow-ups, not small regressions."""
+on any failed check.
+
+The checks assert what happened (answers, their content, versions, exit
+codes, memory), never how fast: a test must pass on a machine of any speed
+and load. Waits have long limits that only turn a hang into a failure. The
+latency bounds (5 MB file and 200 kernels: requests under 0.5 s, open and
+edit within 60-120 s; exit within 30 s after the client vanishes) are a
+benchmark's business: with --bounds they are checked too (bench/lsp runs it
+that way, on a quiet machine); without it they are printed as figures."""
 import json
 import os
 import shutil
@@ -26,7 +33,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lspclient import FAILED, LspClient, LspError, apply_edits, check, expect_error, file_uri  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-NESTOR = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(REPO, "build", "cli", "nestor")
+BOUNDS = "--bounds" in sys.argv[1:]
+ARGS = [a for a in sys.argv[1:] if a != "--bounds"]
+NESTOR = os.path.abspath(ARGS[0]) if ARGS else os.path.join(REPO, "build", "cli", "nestor")
 TMV = open(os.path.join(REPO, "tests", "e2e", "workspace", "tmv.cu")).read()
 
 INIT = {
@@ -49,6 +58,14 @@ KERNEL = """__global__ void k{i}(const float *a, const float *b, float *c, int w
 
 def figure(text):
     print("     " + text, flush=True)
+
+
+def bound(met, text):
+    """A latency bound: checked with --bounds (a benchmark run), else printed."""
+    if BOUNDS:
+        check(met, text)
+    else:
+        figure(f"bound {'met' if met else 'NOT met'} (checked only with --bounds): {text}")
 
 
 def start(cwd, init=INIT, **kw):
@@ -196,7 +213,7 @@ def test_big(tmp):
     figure(f"5 MB file ({len(text) / 1e6:.1f} MB, {text.count(chr(10))} lines): open -> diagnostics {t_open * 1000:.0f} ms, "
            f"{len(d['diagnostics'])} diagnostics")
     check(len([x for x in d["diagnostics"] if x.get("code") == "np-parallel-loop"]) == 200, "5 MB file: 200 loop diagnostics")
-    check(t_open < 120, f"5 MB file: diagnostics within 120 s ({t_open:.1f} s)")
+    bound(t_open < 120, f"5 MB file: diagnostics within 120 s ({t_open:.1f} s)")
     last = loop_lines(text)[-1]
     code_actions(c, uri, last, 3, timeout=120)  # waits for the action index
     acts, t_ca = timed(lambda: code_actions(c, uri, last, 3))
@@ -206,7 +223,7 @@ def test_big(tmp):
     check(any(a["kind"] == "quickfix" for a in acts) and hover and len(lenses) == 200,
           "5 MB file: quick fix, hover and 200 code lenses at the end of the file")
     # Per request, positions once cost a scan of the text per finding: 1.2 s.
-    check(max(t_ca, t_hover, t_lens) < 0.5, f"5 MB file: requests under 0.5 s (max {max(t_ca, t_hover, t_lens) * 1000:.0f} ms)")
+    bound(max(t_ca, t_hover, t_lens) < 0.5, f"5 MB file: requests under 0.5 s (max {max(t_ca, t_hover, t_lens) * 1000:.0f} ms)")
     mark = c.mark()
     t0 = time.monotonic()
     change(c, uri, 2, [{"range": rng(last - 1, 0, last - 1, 0), "text": "  // edited\n"}])
@@ -215,7 +232,7 @@ def test_big(tmp):
     t_edit = time.monotonic() - t0
     figure(f"5 MB file: edit -> diagnostics {t_edit * 1000:.0f} ms; code action right after the edit {t_after * 1000:.1f} ms; "
            f"RSS {c.rss_kib() / 1024:.0f} MiB")
-    check(t_edit < 120, f"5 MB file: edit -> diagnostics within 120 s ({t_edit:.1f} s)")
+    bound(t_edit < 120, f"5 MB file: edit -> diagnostics within 120 s ({t_edit:.1f} s)")
     check(stop(c) == 0, "5 MB file: shutdown/exit")
 
 
@@ -238,7 +255,7 @@ def test_kernels200(tmp):
            f"p95 {pct(times, 95) * 1000:.1f} ms ({len(times)} kernels); code lens {t_lens * 1000:.1f} ms; hover {t_hover * 1000:.1f} ms")
     check(ok, "200 kernels: quick fix and rewrites at each kernel's loop")
     check(len(lenses) == 200 and hover and "Trip count" in hover["contents"]["value"], "200 kernels: 200 code lenses, hover on the last")
-    check(t_open < 60 and max(times) < 0.5 and t_lens < 0.5, "200 kernels: within the bounds (60 s open, 0.5 s requests)")
+    bound(t_open < 60 and max(times) < 0.5 and t_lens < 0.5, "200 kernels: within the bounds (60 s open, 0.5 s requests)")
     check(stop(c) == 0, "200 kernels: shutdown/exit")
 
 
@@ -380,10 +397,11 @@ def test_vanish(tmp):
     c.request_async("textDocument/codeLens", {"textDocument": {"uri": uri}})
     check(c.request("nestor/serverStatus")["runningAnalyses"] == 1, "the analysis is under way when the client goes")
     t0 = time.monotonic()
-    rc = c.close(timeout=60)
+    rc = c.close(timeout=300)  # a hang guard, not a bound
     took = time.monotonic() - t0
     figure(f"stdin closed during the analysis of the 5 MB file: exit code {rc} after {took:.2f} s")
-    check(rc == 1 and took < 30, "stdin closed mid-request: exits with 1, within 30 s")
+    check(rc == 1, "stdin closed mid-request: the server exits by itself with 1 (not killed after the wait)")
+    bound(took < 30, f"stdin closed mid-request: exits within 30 s ({took:.1f} s)")
     # stdin and stdout both gone (the client process died): writes fail.
     p = subprocess.Popen([NESTOR, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp)
 
@@ -511,7 +529,7 @@ SECTIONS = {"utf": test_utf, "big": test_big, "kernels200": test_kernels200, "bu
 
 
 def main():
-    chosen = sys.argv[2:] or list(SECTIONS)
+    chosen = ARGS[1:] or list(SECTIONS)
     for name in chosen:
         tmp = tempfile.mkdtemp(prefix=f"nestor-lsp-{name}.")
         os.chmod(tmp, 0o755)

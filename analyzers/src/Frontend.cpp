@@ -191,6 +191,10 @@ struct ParsedTU {
   }
 };
 
+/// The cache key of a file's implicit-includes-only preamble
+/// (AnalysisOptions::precompileImplicitIncludesOnly).
+static std::string implicitPreambleKey(const std::string &path) { return path + "\n<implicit includes>"; }
+
 struct PreambleCache::Impl {
   mutable std::mutex mu;
   std::map<std::string, std::shared_ptr<clang::PrecompiledPreamble>> byFile;
@@ -220,6 +224,7 @@ size_t PreambleCache::builds() const {
 void PreambleCache::forget(const std::string &file) {
   std::lock_guard<std::mutex> l(impl->mu);
   impl->byFile.erase(file);
+  impl->byFile.erase(implicitPreambleKey(file));
   impl->invocations.erase(file);
 }
 
@@ -311,20 +316,26 @@ analyzeFile(const std::string &pathIn, const AnalysisOptions &opts, PreambleCach
 
   // The precompiled preamble: reuse it when the #include block is unchanged.
   clang::PreambleBounds bounds =
-      clang::ComputePreambleBounds(invocation->getLangOpts(), parsed->ownedText->getMemBufferRef(), 0);
+      opts.precompileImplicitIncludesOnly
+          ? clang::PreambleBounds(0, /*PreambleEndsAtStartOfLine=*/false)
+          : clang::ComputePreambleBounds(invocation->getLangOpts(), parsed->ownedText->getMemBufferRef(), 0);
   // Even an empty #include block has a preamble worth keeping: the CUDA
   // headers clang includes implicitly. Not so with the built-in CUDA header
   // (no toolkit): a few kilobytes parse faster than a precompiled preamble is
   // built and loaded, so without an #include of its own the file is parsed
   // whole (the fuzz target: every input has its own leading lines).
-  bool worthPrecompiling = !command->fallbackCudaHeaders ||
+  bool worthPrecompiling = opts.precompileImplicitIncludesOnly || !command->fallbackCudaHeaders ||
                            parsed->ownedText->getBuffer().take_front(bounds.Size).contains("#include") ||
                            parsed->ownedText->getBuffer().take_front(bounds.Size).contains("#import");
   if (preambles && worthPrecompiling) {
+    // The implicit-includes-only preamble does not depend on the file's
+    // text: kept apart from the file's own, so the two modes never evict
+    // each other.
+    const std::string preambleKey = opts.precompileImplicitIncludesOnly ? implicitPreambleKey(path) : path;
     std::shared_ptr<clang::PrecompiledPreamble> existing;
     {
       std::lock_guard<std::mutex> l(preambles->impl->mu);
-      auto it = preambles->impl->byFile.find(path);
+      auto it = preambles->impl->byFile.find(preambleKey);
       if (it != preambles->impl->byFile.end()) existing = it->second;
     }
     if (existing && existing->CanReuse(*invocation, parsed->ownedText->getMemBufferRef(), bounds, *vfs)) {
@@ -347,7 +358,7 @@ analyzeFile(const std::string &pathIn, const AnalysisOptions &opts, PreambleCach
       if (built) {
         parsed->preamble = std::make_shared<clang::PrecompiledPreamble>(std::move(*built));
         std::lock_guard<std::mutex> l(preambles->impl->mu);
-        preambles->impl->byFile[path] = parsed->preamble;
+        preambles->impl->byFile[preambleKey] = parsed->preamble;
         ++preambles->impl->builds;
       }
     }

@@ -9,7 +9,9 @@
 // the toolkit's headers cost tens of milliseconds per input even precompiled.
 // One PreambleCache lives across inputs: it keeps the compiler invocation
 // (the driver runs once, not per input; it probes the file system for the
-// CUDA and GCC installations) and the precompiled built-in header.
+// CUDA and GCC installations) and the built-in header, precompiled once
+// (AnalysisOptions::precompileImplicitIncludesOnly). The C and C++ library
+// headers are stand-ins (tests/fuzz/stub-include).
 // NESTOR_FUZZ_CUDA=toolkit parses against the toolkit's headers instead, as
 // before (the CUDA toolkit found on the machine; 5 to 6 inputs/s under ASan).
 // Typo correction is limited to 4 per input (-fspell-checking-limit=4).
@@ -38,13 +40,20 @@ bool toolkitHeaders = false;
 // inputs are full of them: it was the largest single cost (a quarter of the
 // time on the examples). A few corrections per input keep its recovery paths
 // covered.
-const std::vector<std::string> flags = {"-fspell-checking-limit=4"};
+// The C and C++ library headers an input includes come from
+// tests/fuzz/stub-include, not the system: libstdc++'s <vector> alone costs
+// more to parse than everything else here (its README says why that is fair).
+// With NESTOR_FUZZ_CUDA=toolkit the toolkit needs the real ones.
+std::vector<std::string> flags = {"-fspell-checking-limit=4"};
+const std::vector<std::string> stubLibraryHeaders = {"-nostdinc++", "-nostdlibinc", "-isystem",
+                                                     NESTOR_SOURCE_DIR "/tests/fuzz/stub-include"};
 }
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   preambles = new nestor::PreambleCache(); // lives as long as the process
   const char *cuda = std::getenv("NESTOR_FUZZ_CUDA");
   toolkitHeaders = cuda && std::string(cuda) == "toolkit";
+  if (!toolkitHeaders) flags.insert(flags.end(), stubLibraryHeaders.begin(), stubLibraryHeaders.end());
   return 0;
 }
 
@@ -53,6 +62,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   opts.contents = std::string(reinterpret_cast<const char *>(data), size);
   opts.flags.userFlags = flags; // the flags after `--`: no compile database lookup
   if (!toolkitHeaders) opts.flags.cudaPath = "none";   // the built-in CUDA header
+  // Successive inputs share one path but not their leading lines: precompile
+  // only the CUDA header once, and parse each input's #include block with it.
+  opts.precompileImplicitIncludesOnly = true;
   auto tu = nestor::analyzeFile("/nonexistent/nestor-fuzz/input.cu", opts, preambles);
   if (!tu) {
     std::string message = llvm::toString(tu.takeError());

@@ -160,3 +160,43 @@ TEST(Analysis, ChildBodiesInProjectHeadersSurviveThePreamble) {
   }
   EXPECT_EQ(cache.builds(), 1u);
 }
+
+// The fuzz target's mode: successive texts at one path with different
+// leading lines share one preamble of the implicit CUDA header, and each
+// text's own #include block is parsed with the file (its kernels, loops and
+// the declarations it includes are all seen).
+TEST(Analysis, ImplicitIncludesOnlyPreambleIsSharedAcrossLeadingLines) {
+  TempDir d;
+  d.file("sizes.h", "#define TILE 32\n__device__ inline int twice(int v) { return 2 * v; }\n");
+  std::string path = d.file("input.cu", "");
+  const std::string texts[] = {
+      "#include \"sizes.h\"\n__global__ void a(int *x, int n) {\n  for (int i = 0; i < TILE; ++i) x[i] = twice(i);\n}\n",
+      "// another first line\n__global__ void b(int *x) { x[0] = 1; }\n__global__ void c(int *x) { x[1] = 2; }\n",
+      "#define N 8\n#include \"sizes.h\"\n__global__ void e(float *y) {\n  for (int j = 0; j < N; ++j) y[j] = 0.f;\n}\n"};
+  const size_t kernels[] = {1, 2, 1}, loops[] = {1, 0, 1};
+  PreambleCache cache;
+  for (int i = 0; i < 3; ++i) {
+    AnalysisOptions o;
+    o.contents = texts[i];
+    o.flags.cudaPath = "none";
+    o.flags.userFlags = std::vector<std::string>{};
+    o.precompileImplicitIncludesOnly = true;
+    auto tu = analyzeFile(path, o, &cache);
+    ASSERT_TRUE(bool(tu)) << llvm::toString(tu.takeError());
+    EXPECT_EQ((*tu)->model().kernels.size(), kernels[i]) << texts[i];
+    EXPECT_EQ((*tu)->model().loops.size(), loops[i]) << texts[i];
+    EXPECT_TRUE((*tu)->model().parseDiagnostics.empty()) << texts[i] << (*tu)->model().parseDiagnostics[0].message;
+  }
+  EXPECT_EQ(cache.builds(), 1u) << "one preamble (the built-in CUDA header) for all three texts";
+  // The default mode keys the preamble on the leading lines: the same three
+  // texts build one for each of the two with an #include.
+  PreambleCache perText;
+  for (const std::string &t : texts) {
+    AnalysisOptions o;
+    o.contents = t;
+    o.flags.cudaPath = "none";
+    o.flags.userFlags = std::vector<std::string>{};
+    ASSERT_TRUE(bool(analyzeFile(path, o, &perText)));
+  }
+  EXPECT_EQ(perText.builds(), 2u);
+}

@@ -40,6 +40,13 @@ struct AnalysisOptions {
   std::optional<std::string> contents;
   /// Set to true from another thread to abandon the parse (LSP cancellation).
   const std::atomic<bool> *cancelled = nullptr;
+  /// Precompile only the implicit includes (the CUDA headers clang or Nestor
+  /// adds), once per file path and command, and parse the file's own leading
+  /// #include block with the rest of the file. For callers whose successive
+  /// texts at one path differ in their leading lines (the fuzz target): the
+  /// default keys the preamble on those lines, so every such input would
+  /// build a new one. Needs a PreambleCache.
+  bool precompileImplicitIncludesOnly = false;
 };
 
 class PreambleCache;

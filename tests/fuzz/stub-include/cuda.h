@@ -1,0 +1,2 @@
+#pragma once
+// The API the fuzz target needs comes from Nestor's built-in CUDA header.

@@ -248,6 +248,10 @@ Plan check(const AnalyzedTU &tu, const RewriteTarget &t) {
   if (!mapped.threadIds.empty())
     return refuse("the loop body reads " + *mapped.threadIds.begin() + ": the merge kernel runs it on other threads",
                   spanOf(mr->mappedExpr, ctx));
+  // (These CSR checks, the guard, q never written, no memory written before
+  // the loop, launch arguments without effects, repeat parts of lb_common's;
+  // they stay here while lb_common/LoadBalance.cpp is being split: fold them
+  // into the shared checks after that.)
   // From the loop up to the kernel body: the guard that bounds q, no
   // enclosing loop, and nothing before the loop that writes memory (the
   // merge kernel reads memory before any of the original kernel runs).

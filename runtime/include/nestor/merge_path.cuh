@@ -40,7 +40,7 @@
 namespace nestor::mp {
 
 // The tile shape measured best on an H200 (bench/spmv/mp_tune.cu: 128 x 12
-// with 6 resident blocks against 256 x 8 with 4, 2-4% faster on the bench
+// with 6 resident blocks against 256 x 8 with 4, 1-3% faster on the bench
 // matrices; docs/rewrites-merge-path.md has the sweep).
 #ifndef NESTOR_MP_ITEMS
 #define NESTOR_MP_ITEMS 12
@@ -150,12 +150,11 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
   long long a0 = detail::block_search<kBlock>(P, n, base, dBeg);
   long long cr = a0;
   T cv = identity;
-  // The iterations' values of the chunk starting at diagonal d (row a, so
-  // iteration d - a): at most min(dn, nnz - b) of them (the few beyond the
-  // chunk's end are dropped), loaded before the chunk's row ends are known:
-  // both loads are in flight together. (Loading chunk k + 1's values during
-  // chunk k's walk was measured slower on an H200: 8 more registers, fewer
-  // resident blocks; docs/rewrites-merge-path.md.)
+  // Each chunk's iterations' values: at most min(dn, nnz - b0) of them (the
+  // few beyond the chunk's end are dropped), loaded before the chunk's row
+  // ends are known: both loads are in flight together. (Loading chunk k + 1's
+  // values during chunk k's walk was measured no faster on an H200: 8 more
+  // registers, fewer resident blocks; docs/rewrites-merge-path.md.)
   T tmp[kItems];
   for (long long d0 = dBeg; d0 < dLim; d0 += kChunk) {
     const int dn = int(d0 + kChunk < dLim ? kChunk : dLim - d0); // diagonals of this chunk

@@ -16,11 +16,13 @@
 // associative operator (LoopSite::reductions, through loop_common's map/reduce
 // matcher), f(j) reads only the kernel's parameters, the bounds are a CSR
 // pair P[q], P[q + 1], and a guard `q < n` / `q >= n` with n a parameter of
-// the kernel says how many rows there are. Refusals name the construct and
-// its line.
+// the kernel says how many rows there are (the pair may be held in locals
+// of a single definition: `int start = P[q], end = P[q + 1];`). Refusals
+// name the construct and its line.
 #include "../lb_common/LoadBalance.h"
 #include "../loop_common/LoopCommon.h"
 
+#include "nestor/DefUse.h"
 #include "nestor/EditSet.h"
 #include "nestor/Inference.h"
 #include "nestor/StatementEffects.h"
@@ -187,15 +189,40 @@ Plan check(const AnalyzedTU &tu, const RewriteTarget &t) {
   if (c.fd->getDescribedFunctionTemplate() || c.fd->isTemplateInstantiation())
     return refuse("'" + k.name + "' is a template kernel", k.nameSpan);
   if (k.isRecursive) return refuse("the kernel is recursive", k.nameSpan);
-  // The CSR pair may be held in locals (def-use sees through them); the
-  // merge kernel is generated from the subscripts as written in the header.
-  auto *lb = dyn_cast<ArraySubscriptExpr>(mr->beginExpr->IgnoreParenImpCasts());
-  if (!lb || !isa<ArraySubscriptExpr>(mr->endExpr->IgnoreParenImpCasts()))
-    return refuse("merge-path needs the bounds written as `P[q]` .. `P[q + 1]` in the loop header (not through locals)",
+  // The CSR pair as written in the header or held in locals of a single
+  // definition (`int start = ptr[row], end = ptr[row + 1];`, nestor/DefUse.h):
+  // the merge kernel and the row's lookup are generated from the subscript
+  // P[q] behind the lower bound. The values are the same at the loop: no
+  // write to memory before the loop and none to q's variables (checked
+  // below); the names must be too (no other declaration of them).
+  auto *lb = dyn_cast<ArraySubscriptExpr>(seeThroughLocals(mr->beginExpr)->IgnoreParenImpCasts());
+  if (!lb || !isa<ArraySubscriptExpr>(seeThroughLocals(mr->endExpr)->IgnoreParenImpCasts()))
+    return refuse("the bounds `" + mr->begin + "` .. `" + mr->end + "` are not subscripts P[q], P[q + 1] of the offsets",
                   l.headerSpan);
   c.offsets = lb->getBase();
   c.rowIndex = lb->getIdx();
   const std::string q = strip(textOf(c.rowIndex, ctx));
+  if (lb != mr->beginExpr->IgnoreParenImpCasts()) {
+    std::set<const VarDecl *> named;
+    for (const Expr *e : {c.offsets, c.rowIndex})
+      forEachNode(e, [&](const Stmt *s) {
+        if (auto *dr = dyn_cast<DeclRefExpr>(s))
+          if (auto *vd = dyn_cast<VarDecl>(dr->getDecl())) named.insert(vd);
+      });
+    const VarDecl *clash = nullptr;
+    forEachNode(c.fd->getBody(), [&](const Stmt *s) {
+      if (auto *ds = dyn_cast<DeclStmt>(s); ds && !clash)
+        for (const Decl *d : ds->decls())
+          if (auto *vd = dyn_cast<VarDecl>(d))
+            for (const VarDecl *n : named)
+              if (vd != n && vd->getName() == n->getName()) clash = vd;
+    });
+    if (clash)
+      return refuse("'" + clash->getNameAsString() + "' is declared again at " +
+                        lineOf(spanOf(clash->getSourceRange(), ctx)) + ": the bound `" + mr->begin + "` = `" +
+                        textOf(lb, ctx) + "` is re-emitted at the loop by name",
+                    spanOf(clash->getSourceRange(), ctx));
+  }
   // What the merge kernel evaluates: P, f(j) (with j) and n read only parameters.
   std::set<const VarDecl *> none;
   if (const VarDecl *v = threadLocalRead(c.offsets, c.fd, none))
@@ -221,6 +248,10 @@ Plan check(const AnalyzedTU &tu, const RewriteTarget &t) {
   if (!mapped.threadIds.empty())
     return refuse("the loop body reads " + *mapped.threadIds.begin() + ": the merge kernel runs it on other threads",
                   spanOf(mr->mappedExpr, ctx));
+  // (These CSR checks, the guard, q never written, no memory written before
+  // the loop, launch arguments without effects, repeat parts of lb_common's;
+  // they stay here while lb_common/LoadBalance.cpp is being split: fold them
+  // into the shared checks after that.)
   // From the loop up to the kernel body: the guard that bounds q, no
   // enclosing loop, and nothing before the loop that writes memory (the
   // merge kernel reads memory before any of the original kernel runs).

@@ -13,6 +13,10 @@ nestor_rewrite_case(merge_path/helper_sum.merge_path INPUT ${mp_loops_fx}/helper
 # a double max with a user epilogue (compile check only: no GPU program).
 nestor_rewrite_case(merge_path/guard_then.merge_path INPUT tests/fixtures/merge_path/guard_then.cu AT 10 APPLY merge-path)
 
+# The bounds held in locals of a single definition (Li, Wu and Becchi's SpMV;
+# nestor/DefUse.h); also runs on the GPU (tests/gpu/merge_path).
+nestor_rewrite_case(merge_path/spmv_locals.merge_path INPUT tests/fixtures/merge_path/spmv_locals.cu AT 12 APPLY merge-path ${mp_inc})
+
 # Refusals, each naming the construct and its line.
 set(mp_tmpl_fx tests/fixtures/templates/refusals.cu)
 nestor_rewrite_refusal(merge_path.not_csr INPUT ${mp_tmpl_fx} AT 10 APPLY merge-path EXPECT "are not a CSR-like pair")
@@ -30,6 +34,10 @@ nestor_rewrite_refusal(merge_path.row_index_changed INPUT ${mp_fx} AT 36 APPLY m
   EXPECT "the row index's 'i' is changed at line 34")
 nestor_rewrite_refusal(merge_path.bool_accumulator INPUT ${mp_fx} AT 49 APPLY merge-path
   EXPECT "the accumulator 'any' is a bool")
+nestor_rewrite_refusal(merge_path.locals_shadowed INPUT ${mp_fx} AT 67 APPLY merge-path
+  EXPECT "'i' is declared again at line 65")
+nestor_rewrite_refusal(merge_path.local_written INPUT ${mp_fx} AT 81 APPLY merge-path
+  EXPECT "are not a CSR-like pair")
 # A loop of independent iterations with stores (bfs's relaxation): not handled yet.
 nestor_rewrite_refusal(merge_path.for_each INPUT bench/graph/flat/bfs.cu AT 26 APPLY merge-path
   EXPECT "loops of independent iterations without a result are not handled yet")

@@ -39,13 +39,16 @@
 
 namespace nestor::mp {
 
+// The tile shape measured best on an H200 (bench/spmv/mp_tune.cu: 128 x 12
+// with 6 resident blocks against 256 x 8 with 4, 1-3% faster on the bench
+// matrices; docs/rewrites-merge-path.md has the sweep).
 #ifndef NESTOR_MP_ITEMS
-#define NESTOR_MP_ITEMS 8
+#define NESTOR_MP_ITEMS 12
 #endif
 #ifndef NESTOR_MP_MIN_BLOCKS
-#define NESTOR_MP_MIN_BLOCKS 4
+#define NESTOR_MP_MIN_BLOCKS 6
 #endif
-constexpr int kBlock = 256;                       ///< threads of a merge block
+constexpr int kBlock = 128;                       ///< threads of a merge block
 constexpr int kItems = NESTOR_MP_ITEMS;           ///< diagonals per thread per chunk
 constexpr int kChunk = kBlock * kItems;           ///< diagonals per chunk
 constexpr int kMinBlocks = NESTOR_MP_MIN_BLOCKS;  ///< resident blocks per SM asked of the compiler
@@ -82,12 +85,12 @@ namespace detail {
 /// coordinate), by a k-ary search with the whole block: each round samples
 /// up to kBlock points of P and narrows the range to one gap between samples.
 /// Every thread of the block calls it and gets the same answer.
-template <class Ptr>
+template <int Block, class Ptr>
 __device__ __forceinline__ long long block_search(Ptr P, long long n, long long base, long long d) {
   long long lo = 0, hi = n; // the answer is in [lo, hi]
   while (lo < hi) {
     const long long len = hi - lo;
-    const long long m = len < kBlock ? len : kBlock;
+    const long long m = len < Block ? len : Block;
     const int t = threadIdx.x;
     bool pred = false;
     if (t < m) {
@@ -117,11 +120,13 @@ __device__ __forceinline__ int window_search(const int *end, int lim, int d) {
 
 } // namespace detail
 
-/// The merge pass, called by every thread of a block of kBlock threads of a
-/// grid of s.blocks() blocks. P: the offsets (n + 1 entries), f(i): the value
-/// of iteration i, op: the reduction.
-template <class T, class Ptr, class F, class Op>
+/// The merge pass, called by every thread of a block of `Block` threads
+/// (kBlock unless tuned) of the grid `launch` gives. P: the offsets (n + 1
+/// entries), f(i): the value of iteration i, op: the reduction. `Items`:
+/// diagonals per thread per chunk.
+template <class T, int Block = kBlock, int Items = kItems, class Ptr, class F, class Op>
 __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F f, Op op) {
+  constexpr int kBlock = Block, kItems = Items, kChunk = Block * Items;
   using I = cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(P[0])>>;
   // Within a chunk everything is relative to its start (a0, b0): 32-bit.
   __shared__ int s_end[kChunk]; // row a0 + 1 + k ends before iteration b0 + s_end[k]
@@ -142,17 +147,19 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
   if (dLim > total) dLim = total;
   const T identity = Op::template identity<T>();
   // The block's start coordinate; the carry enters at identity.
-  long long a0 = detail::block_search(P, n, base, dBeg);
+  long long a0 = detail::block_search<kBlock>(P, n, base, dBeg);
   long long cr = a0;
   T cv = identity;
+  // Each chunk's iterations' values: at most min(dn, nnz - b0) of them (the
+  // few beyond the chunk's end are dropped), loaded before the chunk's row
+  // ends are known: both loads are in flight together. (Loading chunk k + 1's
+  // values during chunk k's walk was measured no faster on an H200: 8 more
+  // registers, fewer resident blocks; docs/rewrites-merge-path.md.)
+  T tmp[kItems];
   for (long long d0 = dBeg; d0 < dLim; d0 += kChunk) {
     const int dn = int(d0 + kChunk < dLim ? kChunk : dLim - d0); // diagonals of this chunk
     const long long b0 = d0 - a0; // iteration index (relative to base) at the chunk start
-    // The iterations' values, loaded before the row ends are known (at most
-    // min(dn, nnz - b0) iterations; the few beyond the chunk's end are
-    // dropped): both loads are in flight together.
     const int nvMax = int(nnz - b0 < dn ? nnz - b0 : dn);
-    T tmp[kItems];
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
       const int j = tid + i * kBlock;
@@ -278,27 +285,37 @@ inline void *scratch(size_t bytes) {
 }
 
 /// The grid of the merge pass: every SM filled with as many blocks of kernel
-/// `k` as fit (a persistent grid: no host sync to learn the nonzero count).
-template <class K> inline int grid_for(K k) {
+/// `k` (of `block` threads) as fit (a persistent grid: no host sync to learn
+/// the nonzero count). Cached per kernel.
+template <class K> inline int grid_for(K k, int block = kBlock) {
+  static const void *known[16];
+  static int grids[16];
+  static int count = 0;
+  for (int i = 0; i < count; ++i)
+    if (known[i] == reinterpret_cast<const void *>(k)) return grids[i];
   int dev = 0, sms = 0, per = 0;
   cudaGetDevice(&dev);
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k, kBlock, 0) != cudaSuccess || per < 1) per = 1;
-  return (sms > 0 ? sms : 1) * per;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k, block, 0) != cudaSuccess || per < 1) per = 1;
+  const int grid = (sms > 0 ? sms : 1) * per;
+  if (count < 16) {
+    known[count] = reinterpret_cast<const void *>(k);
+    grids[count++] = grid;
+  }
+  return grid;
 }
 
 /// Launches the merge pass over `n` rows (merge(state, grid) launches the
 /// merge kernel with `grid` blocks of kBlock threads), then the row pass
 /// (row(state) launches the original grid). With n <= 0 only the row pass
 /// runs, with a state that makes it run its loop as written.
-template <class T, class K, class Merge, class Row>
+template <class T, int Block = kBlock, class K, class Merge, class Row>
 inline void launch(long long n, K mergeKernel, Merge merge, Row row) {
   if (n <= 0) {
     row(state{});
     return;
   }
-  static int grid = 0;
-  if (!grid) grid = grid_for(mergeKernel);
+  const int grid = grid_for(mergeKernel, Block);
   const size_t rowsBytes = (size_t(n) * sizeof(T) + 255) / 256 * 256;
   const size_t carryBytes = (size_t(grid) * sizeof(T) + 255) / 256 * 256;
   char *buf = static_cast<char *>(scratch(rowsBytes + carryBytes + sizeof(long long)));

@@ -353,12 +353,14 @@ TEST_F(OnAnalysis, LoopHoverLensAndProfileCandidates) {
   ASSERT_TRUE(md);
   EXPECT_NE(md->find("Trip count: uniform"), std::string::npos) << *md;
   EXPECT_NE(md->find("`#pragma np parallel for reduction(+:sum)`"), std::string::npos) << *md;
-  // The mapping model: which mapping ranks first and why, what it assumed,
-  // and (the kernel is launched elsewhere, so CUDA-NP is refused) that no
-  // rewrite makes a ranked mapping here.
-  EXPECT_NE(md->find("**Mapping model** (locality-aware mapping): ranks first"), std::string::npos) << *md;
+  // The cost model: the original's estimated time, what it assumed, and
+  // (the kernel is launched elsewhere, so CUDA-NP is refused and nothing
+  // else applies) that nothing offered has an estimate: keep the original.
+  EXPECT_NE(md->find("**Estimated time** (cost model, docs/mapping.md): original \u2248 "), std::string::npos) << *md;
+  EXPECT_NE(md->find(" (estimate).\n"), std::string::npos) << *md;
+  EXPECT_NE(md->find("**Keep the original**"), std::string::npos) << *md;
+  EXPECT_NE(md->find("No offered rewrite has an estimate here."), std::string::npos) << *md;
   EXPECT_NE(md->find("- assumed: trip count of the loop at line 5"), std::string::npos) << *md;
-  EXPECT_NE(md->find("No rewrite that applies here makes any of the ranked mappings"), std::string::npos) << *md;
   EXPECT_EQ(range.start.line, 4);
   EXPECT_FALSE(hoverAt(s, 0, range)); // a comment: nothing to say
 

@@ -24,6 +24,10 @@ constexpr double kGatherShare = 0.5;   // a gather's sector, part of it found in
 constexpr double kInstrPerStep = 4;    // loop control and arithmetic per iteration, plus 2 per access
 constexpr double kL1Bytes = 128 * 1024; // L1 an SM gives to cached loads (the rest of 256 KiB is shared memory)
 constexpr double kL1LatencyUs = 0.02;  // an L1 hit
+// The share of a partly used sector that is still in L1 when the next steps
+// want it (other warps' lines evict the rest): calibrated on the in-sample
+// row-major MV (bench/mapping cases.tsv `mv`, 4 lanes 1.24x slower than 32).
+constexpr double kL1Reuse = 0.5;
 
 std::string us(double v) {
   char buf[32];
@@ -74,7 +78,7 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
     case AccessShape::LoopContiguous:
       runs = a.acrossThreads ? s.o : 1;
       runLen = lanesWithWork;
-      if (runLen * 4 < 32 && residentPerSm * runs * 32 <= kL1Bytes) reuse = 32 / (runLen * 4);
+      if (runLen * 4 < 32 && residentPerSm * runs * 32 <= kL1Bytes) reuse = 1 + kL1Reuse * (32 / (runLen * 4) - 1);
       break;
     case AccessShape::Strided: runs = 32; runLen = 1; break;
     case AccessShape::Repeated: runs = 1; runLen = lanesWithWork; share = kCachedShare; break;

@@ -318,7 +318,7 @@ const RankedOffer *OfferRanking::best() const {
 
 OfferRanking rankOffers(const AnalyzedTU &tu, const MappingConfig &cfg, const RewriteTarget &t) {
   OfferRanking out;
-  out.advice = adviseMappings(tu, cfg, t, /*checkRealisations=*/false);
+  out.advice = adviseMappings(tu, cfg, t, /*checkRealisations=*/true);
   if (out.advice) out.originalUs = out.advice->target.originalUs;
   // Every variant of every rewrite of the target's kind, from the registry:
   // a rewrite the model has no mapping for is still listed (no estimate).

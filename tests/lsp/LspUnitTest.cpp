@@ -346,6 +346,38 @@ TEST_F(OnAnalysis, QuickFixIsVersionedAndRewritesResolveLazily) {
   EXPECT_NE(why.find("changed"), std::string::npos) << why;
 }
 
+TEST_F(OnAnalysis, LoopHoverShowsTheTopThreeOffersAndWhy) {
+  // CSR SpMV launched here: the rewrites apply, and the hover shows the one
+  // ranking's first three with their estimates, commands and cost breakdown.
+  const std::string spmv = R"(__global__ void spmv(const int *rp, const int *col, const float *val, const float *x,
+                     float *y, int rows) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= rows) return;
+  float sum = 0.0f;
+  for (int e = rp[row]; e < rp[row + 1]; ++e)
+    sum += val[e] * x[col[e]];
+  y[row] = sum;
+}
+void run(const int *rp, const int *col, const float *val, const float *x, float *y) {
+  spmv<<<1024, 256>>>(rp, col, val, x, y, 262144);
+}
+)";
+  Snapshot s = analyse(spmv, 1);
+  Range range;
+  auto md = hoverAt(s, spmv.find("for (") + 1, range);
+  ASSERT_TRUE(md);
+  EXPECT_NE(md->find("**Estimated time** (cost model, docs/mapping.md): original \u2248 "), std::string::npos) << *md;
+  EXPECT_EQ(md->find("**Keep the original**"), std::string::npos) << *md;
+  for (const char *rank : {"\n1. ", "\n2. ", "\n3. "}) {
+    size_t at = md->find(rank);
+    ASSERT_NE(at, std::string::npos) << rank << " in " << *md;
+    std::string line = md->substr(at + 1, md->find('\n', at + 1) - at - 1);
+    EXPECT_NE(line.find(" (estimate), `--apply "), std::string::npos) << line;
+    EXPECT_NE(line.find(" kernel(s)"), std::string::npos) << "the cost breakdown: " << line;
+  }
+  EXPECT_EQ(md->find("\n4. "), std::string::npos) << "three, not more: " << *md;
+}
+
 TEST_F(OnAnalysis, LoopHoverLensAndProfileCandidates) {
   Snapshot s = analyse(kTmv, 1);
   Range range;

@@ -135,7 +135,7 @@ int runAnalyze(const std::optional<std::vector<std::string>> &compileFlags) {
     // is reported for this file and the next one is analysed (exit code 4).
     std::unique_ptr<AnalyzedTU> tu;
     std::optional<std::string> failed;
-    std::vector<MappingAdvice> advice;
+    std::vector<OfferRanking> advice;
     auto crash = runRecoveringCrashes([&] {
       AnalysisOptions opts;
       opts.flags = flagOptions(compileFlags);
@@ -151,10 +151,13 @@ int runAnalyze(const std::optional<std::vector<std::string>> &compileFlags) {
         return;
       }
       AnalysisStep step("advising mappings");
+      // The one ranking of every offer (rewrite --list, the hover, the planner).
       for (const LoopSite &l : tu->model().loops)
-        if (auto a = adviseMappings(*tu, *mappingConfig, {RewriteTarget::Kind::Loop, l.id})) advice.push_back(std::move(*a));
+        if (OfferRanking r = rankOffers(*tu, *mappingConfig, {RewriteTarget::Kind::Loop, l.id}); r.advice)
+          advice.push_back(std::move(r));
       for (const LaunchSite &l : tu->model().launches)
-        if (auto a = adviseMappings(*tu, *mappingConfig, {RewriteTarget::Kind::Launch, l.id})) advice.push_back(std::move(*a));
+        if (OfferRanking r = rankOffers(*tu, *mappingConfig, {RewriteTarget::Kind::Launch, l.id}); r.advice)
+          advice.push_back(std::move(r));
     });
     if (crash) {
       (void)tu.release(); // what a crashed analysis left is not safe to free
@@ -173,7 +176,22 @@ int runAnalyze(const std::optional<std::vector<std::string>> &compileFlags) {
     if (Json) {
       json::Value model = toJSON(m);
       json::Array mappings;
-      for (const MappingAdvice &a : advice) mappings.push_back(toJSON(a));
+      for (const OfferRanking &r : advice) {
+        json::Value v = toJSON(*r.advice);
+        json::Array offers;
+        for (const RankedOffer &o : r.offers) {
+          if (!o.applies) continue;
+          json::Object params;
+          for (const auto &[k, val] : o.params) params[k] = val;
+          json::Object jo{{"rank", o.rank}, {"rewrite", o.rewrite->id()}, {"params", std::move(params)},
+                          {"title", o.title}};
+          if (o.estimateUs >= 0) jo["estimate_us"] = o.estimateUs;
+          offers.push_back(std::move(jo));
+        }
+        v.getAsObject()->try_emplace("offers", std::move(offers));
+        v.getAsObject()->try_emplace("keep_original", r.keepOriginal);
+        mappings.push_back(std::move(v));
+      }
       model.getAsObject()->try_emplace("mappings", std::move(mappings));
       models.push_back(std::move(model));
       continue;
@@ -189,12 +207,11 @@ int runAnalyze(const std::optional<std::vector<std::string>> &compileFlags) {
       outs() << formatv("  launch line {0}: {1} -> {2} ({3}), threads {4}, {5}\n", l.span.begin.line, l.parent, l.child,
                         l.deviceSide ? "device-side" : "host", l.threads.value_or("unknown"),
                         l.serializable ? "serialisable" : "not serialisable");
-    for (const MappingAdvice &a : advice) {
+    for (const OfferRanking &r : advice) {
+      const MappingAdvice &a = *r.advice;
       outs() << formatv("  mapping of the {0} at line {1}: {2}\n", a.target.isLaunch ? "launch" : "loop", a.target.line,
                         explainBest(a.target));
-      if (auto [r, re] = a.bestRealisable(); r)
-        outs() << formatv("    best a rewrite makes: #{0} {1} ({2}{3})\n", r->rank, r->mapping->id, re->command(),
-                          re->note.empty() ? "" : ", " + re->note);
+      outs() << "    advice: " << adviceSentence(r) << "\n";
     }
   }
   if (Json) outs() << formatv("{0:2}", json::Value(models.size() == 1 ? std::move(models[0]) : json::Value(std::move(models)))) << "\n";

@@ -36,6 +36,8 @@ cl::opt<bool> RewriteInPlace("i", cl::desc("Rewrite the file in place (atomicall
 cl::opt<bool> RewriteDiff("diff", cl::desc("Print a unified diff instead of the file"), cl::sub(RewriteCmd));
 cl::opt<bool> RewriteList("list", cl::desc("List the rewrites that apply at --at, and why the others do not"),
                           cl::sub(RewriteCmd));
+cl::opt<bool> RewriteVerbose("verbose", cl::desc("With --list: one line per variant, with its estimate and why"),
+                             cl::sub(RewriteCmd));
 
 namespace {
 
@@ -109,59 +111,29 @@ int runRewrite(const std::optional<std::vector<std::string>> &compileFlags) {
   }
 
   if (RewriteList) {
-    // The applicable variants in the mapping model's order (docs/mapping.md),
-    // then the rest; variants the model does not rank keep the rewrites' order.
+    // One ranking of every rewrite variant at the line by the cost model's
+    // estimated time (docs/mapping.md), with "keep the original" when nothing
+    // is estimated to beat it by 10%: per target kind (loop, launch) found there.
     auto mappingConfig = mappingConfigFor(**tu);
     if (!mappingConfig) {
       errs() << "error: " << toString(mappingConfig.takeError()) << "\n";
       return 2;
     }
-    struct Line {
-      unsigned rank;  // static rank; UINT_MAX when unranked
-      bool applies;
-      std::string text;
-    };
-    std::vector<Line> lines;
-    std::map<int, std::optional<MappingAdvice>> advice; // by target kind
-    for (const Rewrite *r : allRewrites()) {
-      auto target = targetAtLine((*tu)->model(), r->targetKind(), line);
+    std::vector<std::string> missing;
+    for (RewriteTarget::Kind kind : {RewriteTarget::Kind::Loop, RewriteTarget::Kind::Launch}) {
+      bool any = false;
+      for (const Rewrite *r : allRewrites()) any |= r->targetKind() == kind;
+      if (!any) continue;
+      auto target = targetAtLine((*tu)->model(), kind, line);
+      const char *what = kind == RewriteTarget::Kind::Loop ? "loop" : "launch";
       if (!target) {
-        lines.push_back({UINT_MAX, false,
-                         std::string(r->id()) + ": no " +
-                             (r->targetKind() == RewriteTarget::Kind::Loop ? "loop" : "launch") + " at line " +
-                             std::to_string(line)});
+        missing.push_back(std::string("no ") + what + " at line " + std::to_string(line));
         continue;
       }
-      int kind = int(target->kind);
-      // With prepare()'s verdicts: the advice printed below only recommends what a rewrite makes here.
-      if (!advice.count(kind)) advice[kind] = adviseMappings(**tu, *mappingConfig, *target, /*checkRealisations=*/true);
-      for (const nestor::RewriteParams &v : r->variants()) {
-        Applicability a = r->prepare(**tu, *target, v);
-        unsigned rank = UINT_MAX;
-        std::string ranked;
-        if (a.applies && advice[kind]) {
-          auto resolved = resolveParams(*r, v);
-          if (!resolved) consumeError(resolved.takeError());
-          else if (const AdvisedMapping *m = advice[kind]->forSteps({{r->id(), *resolved}})) {
-            rank = m->rank;
-            ranked = formatv(" (static rank {0} of {1}, score {2:P0}: {3})", m->rank, advice[kind]->advised.size(),
-                             m->mapping->score, m->mapping->id)
-                         .str();
-          }
-        }
-        lines.push_back({rank, a.applies,
-                         std::string(r->id()) + " [" + a.titled(r->title(v)) + "]: " +
-                             (a.applies ? "applies" + ranked
-                                        : "not offered: " + refusalText(a, (*tu)->model().file))});
-      }
+      OfferRanking ranking = rankOffers(**tu, *mappingConfig, *target);
+      outs() << what << " at line " << line << ":\n" << offerListText(ranking, RewriteVerbose);
     }
-    std::stable_sort(lines.begin(), lines.end(), [](const Line &a, const Line &b) {
-      if (a.applies != b.applies) return a.applies;
-      return a.rank < b.rank;
-    });
-    for (const Line &l : lines) outs() << l.text << "\n";
-    for (auto &[kind, a] : advice)
-      if (a) outs() << "mapping model: " << adviceLine(*a) << "\n";
+    for (const std::string &m : missing) outs() << m << "\n";
     return 0;
   }
 

@@ -15,6 +15,7 @@ struct RawMapping {
   std::string gpu;
   std::optional<unsigned> sms, threadsPerSm, registersPerThread;
   std::optional<double> defaultTrip, defaultThreads, skew, launchCost;
+  std::optional<double> bandwidth, deviceLaunchUs, kernelUs, latencyUs, clockGhz;
   std::map<std::string, std::string> sizes, weights, pin;
 };
 struct RawConfig {
@@ -54,6 +55,11 @@ template <> struct MappingTraits<RawMapping> {
     io.mapOptional("default_threads", m.defaultThreads);
     io.mapOptional("skew", m.skew);
     io.mapOptional("launch_cost", m.launchCost);
+    io.mapOptional("bandwidth_gbs", m.bandwidth);
+    io.mapOptional("device_launch_us", m.deviceLaunchUs);
+    io.mapOptional("kernel_us", m.kernelUs);
+    io.mapOptional("latency_us", m.latencyUs);
+    io.mapOptional("clock_ghz", m.clockGhz);
     io.mapOptional("sizes", m.sizes);
     io.mapOptional("weights", m.weights);
     io.mapOptional("pin", m.pin);
@@ -130,6 +136,12 @@ llvm::Error readMapping(const RawMapping &raw, llvm::StringRef path, MappingConf
   if (auto e = positive(raw.defaultTrip, "default_trip", out.defaultTrip)) return e;
   if (auto e = positive(raw.defaultThreads, "default_threads", out.defaultThreads)) return e;
   if (auto e = positive(raw.launchCost, "launch_cost", out.launchCost)) return e;
+  // The cost model's physical figures of the GPU (docs/mapping.md, "Estimated time").
+  if (auto e = positive(raw.bandwidth, "bandwidth_gbs", out.gpu.bandwidthGBs)) return e;
+  if (auto e = positive(raw.deviceLaunchUs, "device_launch_us", out.gpu.deviceLaunchUs)) return e;
+  if (auto e = positive(raw.kernelUs, "kernel_us", out.gpu.kernelUs)) return e;
+  if (auto e = positive(raw.latencyUs, "latency_us", out.gpu.latencyUs)) return e;
+  if (auto e = positive(raw.clockGhz, "clock_ghz", out.gpu.clockGhz)) return e;
   if (raw.skew) {
     if (*raw.skew < 0) return mappingError(path, "skew must be >= 0");
     out.skew = *raw.skew;

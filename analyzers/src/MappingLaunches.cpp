@@ -30,6 +30,11 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
                               human(cfg.defaultTrip) + " on average (set mapping.sizes)");
   const double C = child.value, work = P * C;
   const MappingWeights &w = cfg.weights;
+  LaunchCostInput cost;
+  cost.P = P;
+  cost.C = C;
+  cost.skew = cfg.skew;
+  const bool recursive = ls.child == ls.parent;
 
   for (unsigned T : {0u, 32u, 128u, 512u, 2048u})
     for (unsigned c : {1u, 2u, 4u, 8u})
@@ -93,8 +98,83 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
                                                  (c > 1 ? std::string(T ? ", " : "") + "coarsened by " + std::to_string(c) : "") +
                                                  (!agg.empty() ? std::string(T || c > 1 ? ", " : "") + "one launch per " + agg : "");
         finish(mp);
+        LaunchShape shape;
+        shape.serialShare = fs;
+        shape.serialLimit = T;
+        shape.deviceLaunches = agg == "grid" ? 0 : launches;
+        shape.searchGroup = agGroup;
+        shape.queued = !agg.empty() ? P * launchedShare : 0;
+        // Aggregating per grid launches the children's one grid from the host
+        // after a pass that gathers them: two more kernels.
+        shape.kernels = 1 + (agg == "grid" ? 2 : 0);
+        // A recursion's launches repeat at every level below: removing the
+        // parent's launch removes none of theirs.
+        if (recursive && shape.deviceLaunches < P) shape.deviceLaunches = P;
+        Estimate est = estimateLaunch(cost, shape, cfg.gpu);
+        mp.estimateUs = est.us;
+        mp.costWhy = est.why;
+        if (mp.id == "child-grid") out.originalUs = est.us;
         out.ranked.push_back(std::move(mp));
       }
+
+  // The rewrites' own templates for a device launch: launches promoted to no
+  // dynamic parallelism (children up to L threads in the parent thread, the
+  // rest queued and run block-wide), and for a kernel that launches itself,
+  // the recursion templates.
+  auto addTemplate = [&](std::string id, std::string family, unsigned L, std::string summary, LaunchShape shape) {
+    Mapping mp;
+    mp.id = std::move(id);
+    mp.family = std::move(family);
+    mp.placement = "template";
+    mp.lbThreshold = L;
+    mp.dop = work;
+    mp.summary = std::move(summary);
+    if (std::string pin = pinViolation(mp, cfg); !pin.empty()) {
+      out.pruned.push_back({mp.id, pin});
+      return;
+    }
+    Estimate est = estimateLaunch(cost, shape, cfg.gpu);
+    mp.estimateUs = est.us;
+    mp.costWhy = est.why;
+    mp.levels.push_back({"threads of '" + parent->name + "'", "x", unsigned(B), "1", 1});
+    mp.levels.push_back({"child grid of '" + ls.child + "'", "queued", 0, "all", 1});
+    out.ranked.push_back(std::move(mp));
+  };
+  if (recursive) {
+    // Block per child, threads over grandchildren: a launch per node with
+    // grandchildren (about half the launching ones, assumed); level-synchronous
+    // worklist: no device launch, a host launch per level (log_C of the nodes).
+    LaunchShape hier;
+    hier.deviceLaunches = P / 2;
+    addTemplate("recursion-block-per-child", "recursion-block-per-child", 0,
+                "recursion: a block per child, its threads over the grandchildren", hier);
+    LaunchShape flat;
+    flat.kernels = 2 * std::max(1.0, std::ceil(std::log(std::max(2.0, work)) / std::log(std::max(2.0, C))));
+    flat.queued = work;
+    addTemplate("recursion-levels", "recursion-levels", 0, "recursion as a level-synchronous worklist (no device launch)",
+                flat);
+    return;
+  }
+  if (!ls.serializable) return;
+  struct Template { const char *kind, *what; double kernels; };
+  static const Template templates[] = {
+      {"two-queues", "launches queued as small (thread-mapped) or large (block-mapped) passes after the parent", 3},
+      {"block-buffer", "children up to L threads in the parent thread, larger ones run by the parent's block", 1},
+      {"global-buffer", "children up to L threads in the parent thread, larger ones drained block-wide after the parent", 2},
+      {"block-launch", "children up to L threads in the parent thread, one device launch per parent block for the rest", 1}};
+  for (const Template &tpl : templates)
+    for (unsigned L : {32u, 64u, 128u, 256u}) {
+      const bool allQueued = std::string(tpl.kind) == "two-queues";
+      const double launchedShare = std::exp(-double(L) / C);
+      LaunchShape shape;
+      shape.serialShare = allQueued ? 0 : 1 - launchedShare;
+      shape.serialLimit = L;
+      shape.queued = allQueued ? P : P * launchedShare;
+      shape.kernels = tpl.kernels;
+      if (std::string(tpl.kind) == "block-launch") shape.deviceLaunches = std::min(P / B, P * launchedShare);
+      addTemplate(std::string("promoted-") + tpl.kind + "-" + std::to_string(L), std::string("promoted-") + tpl.kind, L,
+                  std::string(tpl.what) + " (L = " + std::to_string(L) + ")", shape);
+    }
 }
 
 } // namespace nestor::mapping_detail

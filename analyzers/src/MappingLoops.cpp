@@ -89,6 +89,29 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, T
   for (const LocalArray &a : k->localArrays)
     if (std::find(l.localArrays.begin(), l.localArrays.end(), a.name) != l.localArrays.end()) localBytes += a.sizeBytes;
 
+  // What the cost model reads (MappingCost.cpp): the accesses' shapes.
+  LoopCostInput cost;
+  cost.N0 = N0;
+  cost.T = T;
+  cost.irregular = irregular;
+  cost.reduces = reduces;
+  cost.scans = scans;
+  cost.skew = cfg.skew;
+  cost.B = B;
+  cost.localArrayBytes = double(localBytes);
+  for (const ArrayAccess &a : l.accesses) {
+    if (a.memorySpace == "shared" || a.memorySpace == "local") continue;
+    if (!a.dependsOnThread && !a.dependsOnInduction) continue; // one address: hoisted or broadcast
+    LoopAccessCost c{AccessShape::Strided};
+    if (a.indirect) c.shape = AccessShape::Gather;
+    else if (a.memorySpace == "constant" || !a.dependsOnThread) c.shape = AccessShape::Repeated;
+    else if (a.threadContiguous && a.inductionContiguous) c.shape = AccessShape::Coalesced;
+    else if (a.threadContiguous) c = {AccessShape::ThreadContiguous, a.dependsOnInduction, false};
+    else if (a.inductionContiguous) c = {AccessShape::LoopContiguous, false, a.dependsOnThread};
+    else if (!a.dependsOnInduction) continue; // the thread's own element, loaded once before the loop
+    cost.accesses.push_back(c);
+  }
+
   std::vector<Shape> shapes{{"sequential", 1}};
   for (unsigned s : {2u, 4u, 8u, 16u, 32u}) shapes.push_back({"y", s});
   for (unsigned s : {2u, 4u, 8u, 16u, 32u}) shapes.push_back({"lanes", s});
@@ -253,8 +276,63 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, T
                              split > 1 ? "split" : "all", split});
         mp.summary = describe(mp, B);
         finish(mp);
+        Estimate est = estimateLoop(cost, {mp.placement, mp.slaves, mp.span, mp.split, o, lanes}, cfg.gpu);
+        mp.estimateUs = est.us;
+        mp.costWhy = est.why;
+        if (seq && n == 1 && split == 1) out.originalUs = est.us;
         out.ranked.push_back(std::move(mp));
       }
+
+  // The rewrites' own templates for irregular loops (irregular-loop-and-
+  // recursion-templates.md; merge-path, Merrill and Garland SC'16): not
+  // placements of the paper's search, but mappings all the same (long rows
+  // block-wide, the rest per thread; or rows and iterations merged evenly).
+  if (!irregular || !l.barriers.empty() || l.hasWarpIntrinsics || !k->warpIntrinsics.empty()) return;
+  struct Template { const char *kind, *what; };
+  static const Template templates[] = {
+      {"two-queues", "rows classified into a small and a large queue, the large run block-wide (3 kernels)"},
+      {"block-buffer", "long rows delayed to a per-block buffer and run by the block (1 kernel)"},
+      {"global-buffer", "long rows delayed to a global buffer and run block-wide by a second kernel"},
+      {"block-launch", "long rows delayed per block and run by one device launch per block"}};
+  for (const Template &tpl : templates)
+    for (unsigned L : {32u, 64u, 128u, 256u}) {
+      Mapping mp;
+      mp.family = tpl.kind;
+      mp.lbThreshold = L;
+      mp.id = std::string("delayed-") + tpl.kind + "-" + std::to_string(L);
+      mp.placement = "delayed";
+      mp.mastersPerBlock = mp.blockThreads = B;
+      mp.dop = N0;
+      mp.summary = std::string(tpl.what) + ", over " + std::to_string(L) + " iterations";
+      mp.levels.push_back({"threads of '" + k->name + "'", "x", B, "1", 1});
+      mp.levels.push_back({"loop at line " + std::to_string(l.span.begin.line) + " (" + l.inductionVar + ")",
+                           "serial up to " + std::to_string(L) + ", block-wide beyond", B, "all", 1});
+      if (std::string pin = pinViolation(mp, cfg); !pin.empty()) {
+        out.pruned.push_back({mp.id, pin});
+        continue;
+      }
+      Estimate est = estimateDelayedRows(cost, tpl.kind, L, cfg.gpu);
+      mp.estimateUs = est.us;
+      mp.costWhy = est.why;
+      out.ranked.push_back(std::move(mp));
+    }
+  if (reduces && !scans) {
+    Mapping mp;
+    mp.family = mp.id = mp.placement = "merge-path";
+    mp.dop = double(cfg.gpu.sms) * cfg.gpu.threadsPerSm;
+    mp.summary = "merge-path: rows and iterations split evenly over a persistent grid (2 kernels)";
+    mp.levels.push_back({"threads of '" + k->name + "' (rows)", "merged", 0, "n", 1});
+    mp.levels.push_back({"loop at line " + std::to_string(l.span.begin.line) + " (" + l.inductionVar + ")", "merged", 0,
+                         "n", 1});
+    if (std::string pin = pinViolation(mp, cfg); !pin.empty()) {
+      out.pruned.push_back({mp.id, pin});
+      return;
+    }
+    Estimate est = estimateMergePath(cost, cfg.gpu);
+    mp.estimateUs = est.us;
+    mp.costWhy = est.why;
+    out.ranked.push_back(std::move(mp));
+  }
 }
 
 } // namespace nestor::mapping_detail

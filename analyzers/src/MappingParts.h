@@ -61,6 +61,64 @@ std::string percent(double v);
 /// The pins of cfg that `m` violates ("" if none).
 std::string pinViolation(const Mapping &m, const MappingConfig &cfg);
 
+// ---- the cost model in physical units (MappingCost.cpp)
+
+/// How one global access of a loop maps onto sectors.
+enum class AccessShape {
+  Coalesced,        ///< contiguous across threads and along the loop
+  ThreadContiguous, ///< contiguous across outer iterations (threads)
+  LoopContiguous,   ///< contiguous along the loop
+  Strided,          ///< neither: a sector per lane
+  Repeated,         ///< the same address in every thread (varies with the loop only): cached
+  Gather,           ///< an index read from memory
+};
+struct LoopAccessCost {
+  AccessShape shape;
+  bool alongLoop = false;     ///< ThreadContiguous: varies with the loop too
+  bool acrossThreads = false; ///< LoopContiguous: varies with the thread too
+};
+struct LoopCostInput {
+  double N0 = 1, T = 1;      ///< outer iterations (threads), mean trip count
+  bool irregular = false, reduces = false, scans = false;
+  double skew = 0.5;
+  unsigned B = 256;
+  double localArrayBytes = 0; ///< thread-local arrays the loop uses (moved to shared memory when spread)
+  std::vector<LoopAccessCost> accesses;
+  double wait(double group) const;
+};
+/// A mapping's shape as the cost model needs it: o outer iterations x `lanes`
+/// lanes per warp.
+struct LoopShape {
+  std::string placement;
+  unsigned slaves = 1, span = 1, split = 1;
+  double o = 32, lanes = 1;
+};
+struct LaunchCostInput {
+  double P = 1, C = 1;     ///< launching threads, child threads per launch
+  double skew = 0.5;
+  double childBytes = 16;  ///< bytes one child thread reads or writes (assumed)
+};
+struct LaunchShape {
+  double serialShare = 0;  ///< share of the child work run serially in parent threads
+  unsigned serialLimit = 0;///< the longest child run serially (a threshold), 0: any
+  double deviceLaunches = 0;
+  double searchGroup = 1;  ///< an aggregated child thread's search for its parent, over this many
+  double queued = 0;       ///< children queued with an atomic
+  double kernels = 1;      ///< kernels launched from the host
+};
+struct Estimate {
+  double us = 0;
+  std::string why;
+};
+Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarget &g);
+/// Load-balancing templates: rows over L iterations delayed and run block-wide.
+/// kind: two-queues | block-buffer | global-buffer | block-launch.
+Estimate estimateDelayedRows(const LoopCostInput &in, const std::string &kind, unsigned L, const GpuTarget &g);
+Estimate estimateMergePath(const LoopCostInput &in, const GpuTarget &g);
+Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const GpuTarget &g);
+/// "12 us", "1.40 ms".
+std::string microseconds(double v);
+
 void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, TargetMappings &out);
 void rankLaunch(const FileModel &m, const LaunchSite &l, const MappingConfig &cfg, TargetMappings &out);
 

@@ -2,28 +2,58 @@
 # bench/mapping, step 1 of 3 (here, with LLVM): writes one profile plan per case
 # of cases.tsv into OUT/<case>/plan.json with every variant the planner offers
 # (no --budget), each carrying the static rank the mapping model gives it.
-#   bench/mapping/plan.sh [NESTOR] [OUT]      (defaults: build/cli/nestor, build/bench-mapping)
+#   bench/mapping/plan.sh [NESTOR] [OUT] [CASES]
+#     defaults: build/cli/nestor, build/bench-mapping, bench/mapping/cases.tsv (the
+#     in-sample cases); bench/mapping/heldout.tsv holds the held-out ones.
+#   BENCH_GPU (default h100, the GPU the in-sample cases were measured on) is the
+#   .nestor.yaml mapping.gpu every case's plan is ranked for.
 # Step 2 runs the plans on a GPU (measure.sh), step 3 prints the table (report.py).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 nestor="${1:-$repo/build/cli/nestor}"
 out="${2:-$repo/build/bench-mapping}"
+cases="${3:-$here/cases.tsv}"
+gpu="${BENCH_GPU:-h100}"
 [ -x "$nestor" ] || { echo "plan.sh: no nestor at $nestor (build it first)" >&2; exit 2; }
 mkdir -p "$out"
-while IFS=$'\t' read -r name source kernel args sizes tolerance rdc skew; do
+reps="${BENCH_REPS:-7}"
+# A held-out set must not share a program or kernel with the in-sample set the
+# model was fitted on (cases.tsv).
+if [ "$cases" != "$here/cases.tsv" ]; then
+  while IFS=$'\t' read -r name source kernel _; do
+    case "$name" in ''|'#'*) continue ;; esac
+    if awk -F'\t' -v s="$source" -v k="$kernel" '!/^#/ && ($2 == s || $3 == k) {f=1} END {exit !f}' "$here/cases.tsv"; then
+      echo "plan.sh: $name uses $source ($kernel), an in-sample program or kernel of cases.tsv" >&2
+      exit 2
+    fi
+  done < "$cases"
+fi
+while IFS=$'\t' read -r name source kernel args sizes tolerance rdc skew defines; do
   case "$name" in ''|'#'*) continue ;; esac
   project="$out/projects/$name"
   rm -rf "$project" "$out/$name"
   mkdir -p "$project/nestor"
-  cp "$repo/$source" "$project/"
+  file="$(basename "$source")"
+  # The 9th column (held-out cases): macros defined before the program's own
+  # `#ifndef` defaults, so one source serves several launch shapes.
+  : > "$project/$file"
+  if [ -n "${defines:-}" ]; then
+    IFS=',' read -ra defs <<<"$defines"
+    for d in "${defs[@]}"; do printf '#define %s %s\n' "${d%%=*}" "${d#*=}" >> "$project/$file"; done
+  fi
+  cat "$repo/$source" >> "$project/$file"
   # What the program includes beside itself: the loop harness, the graph
   # header, and the runtime's test helpers (the baseline has no -I for them).
   for dep in "$(dirname "$repo/$source")"/*.cuh "$(dirname "$repo/$source")"/*.h; do
     [ -f "$dep" ] && cp "$dep" "$project/"
   done
+  # The held-out programs use the loop harness and the graph and tree drivers.
+  case "$source" in bench/mapping/heldout/*)
+    cp "$repo/tests/fixtures/loops/loops_harness.cuh" "$repo/examples/graph/graph.h" \
+       "$repo/examples/trees/tree.h" "$repo/examples/trees/tree_driver.cuh" "$project/" ;;
+  esac
   cp "$repo/runtime/include/nestor/gpu_test.cuh" "$project/nestor/"
-  file="$(basename "$source")"
   if [ "$rdc" = yes ]; then
     build="nvcc -O3 -rdc=true -arch=sm_90 -std=c++17 -I. {defines} {flags} -o {exe} {source} -lcudadevrt"
   else
@@ -38,10 +68,10 @@ profile:
   run: "$run"
   outputs: [$outfile]
   tolerance: $tolerance
-  repetitions: 7
+  repetitions: $reps
   timeout: 120
 mapping:
-  gpu: h100
+  gpu: $gpu
   sizes: $sizes
   skew: $skew
 YAML
@@ -49,5 +79,5 @@ YAML
   "$nestor" profile "$project/$file" --kernel "$kernel" --plan "$out/$name" >"$out/$name.plan.log" 2>&1 ||
     { cat "$out/$name.plan.log" >&2; exit 1; }
   grep -c '"id"' "$out/$name/plan.json" | sed 's/^/   plan entries: /'
-done < "$here/cases.tsv"
+done < "$cases"
 echo "plans in $out"

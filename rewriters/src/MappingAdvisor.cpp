@@ -6,7 +6,13 @@
 //             aggregate-g compose in that order (the thesis' chain).
 #include "nestor/MappingAdvisor.h"
 
+#include "nestor/RefusalText.h"
+
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <map>
+#include <set>
 
 #include <algorithm>
 
@@ -34,6 +40,28 @@ std::optional<std::pair<std::string, RewriteParams>> step(const std::string &id,
   return std::make_pair(id, *p);
 }
 
+/// The model's name for the template a rewrite instantiates (MappingLoops.cpp,
+/// MappingLaunches.cpp: the load-balancing and launch templates by how they
+/// hold the long rows, merge-path, the recursion templates); "" for others.
+/// This table and realisationsOf are the one place that knows which rewrite
+/// makes which of the model's mappings.
+std::string templateFamily(const std::string &rewrite, bool isLaunch) {
+  static const std::map<std::string, std::string> loops{{"dual-queue", "two-queues"},
+                                                        {"dbuf-shared", "block-buffer"},
+                                                        {"dbuf-global", "global-buffer"},
+                                                        {"dpar-opt", "block-launch"},
+                                                        {"merge-path", "merge-path"}};
+  static const std::map<std::string, std::string> launches{{"dual-queue-launch", "two-queues"},
+                                                           {"dbuf-shared-launch", "block-buffer"},
+                                                           {"dbuf-global-launch", "global-buffer"},
+                                                           {"dpar-opt-launch", "block-launch"},
+                                                           {"rec-hier", "recursion-block-per-child"},
+                                                           {"rec-flat", "recursion-levels"}};
+  const auto &table = isLaunch ? launches : loops;
+  auto it = table.find(rewrite);
+  return it == table.end() ? "" : it->second;
+}
+
 /// The mapping id a rewrite chain realises (the inverse of realisationsOf).
 std::string mappingIdOf(const std::vector<std::pair<std::string, RewriteParams>> &steps, bool isLaunch) {
   auto param = [](const RewriteParams &p, const char *k) {
@@ -46,7 +74,14 @@ std::string mappingIdOf(const std::vector<std::pair<std::string, RewriteParams>>
     if (id == "np") return (param(p, "np_type") == "intra" ? "lanes-" : "y-") + param(p, "slaves");
     if (id == "subwarp") return "lanes-" + param(p, "width");
     if (id == "cte") return "warp-tasks";
+    if (auto f = templateFamily(id, false); !f.empty())
+      return f == "merge-path" ? f : "delayed-" + f + "-" + param(p, "lb_threshold");
     return "";
+  }
+  if (steps.size() == 1) {
+    const auto &[id, p] = steps.front();
+    if (auto f = templateFamily(id, true); !f.empty())
+      return llvm::StringRef(f).starts_with("recursion") ? f : "promoted-" + f + "-" + param(p, "lb_threshold");
   }
   std::string t, c, a;
   for (const auto &[id, p] : steps) {
@@ -81,6 +116,16 @@ std::vector<Realisation> realisationsOf(const Mapping &m, bool isLaunch) {
       add({step("subwarp", {{"width", S}})});
     }
     if (m.placement == "warp-tasks") add({step("cte", {})});
+    if (!m.family.empty())
+      for (const Rewrite *r : allRewrites())
+        if (r->targetKind() == RewriteTarget::Kind::Loop && mappingIdOf({{r->id(), {{"lb_threshold", std::to_string(m.lbThreshold)}}}}, false) == m.id)
+          add({step(r->id(), m.lbThreshold ? RewriteParams{{"lb_threshold", std::to_string(m.lbThreshold)}} : RewriteParams{})});
+    return out;
+  }
+  if (!m.family.empty()) {
+    for (const Rewrite *r : allRewrites())
+      if (r->targetKind() == RewriteTarget::Kind::Launch && mappingIdOf({{r->id(), {{"lb_threshold", std::to_string(m.lbThreshold)}}}}, true) == m.id)
+        add({step(r->id(), m.lbThreshold ? RewriteParams{{"lb_threshold", std::to_string(m.lbThreshold)}} : RewriteParams{})});
     return out;
   }
   std::vector<std::optional<std::pair<std::string, RewriteParams>>> steps;
@@ -152,7 +197,8 @@ llvm::json::Value toJSON(const MappingAdvice &a, size_t top) {
     if (am.rank > top && am.realisations.empty() && !original) continue;
     const Mapping &m = *am.mapping;
     Object o{{"rank", am.rank},       {"id", m.id},       {"summary", m.summary},
-             {"placement", m.placement}, {"score", m.score}, {"dop", m.dop}};
+             {"placement", m.placement}, {"score", m.score}, {"dop", m.dop},
+             {"estimate_us", m.estimateUs}, {"cost", m.costWhy}};
     if (a.target.isLaunch) {
       o["threshold"] = m.threshold;
       o["coarsen"] = m.coarsen;
@@ -203,6 +249,7 @@ llvm::json::Value toJSON(const MappingAdvice &a, size_t top) {
                 {"ranked", std::move(ranked)},
                 {"pruned", std::move(pruned)},
                 {"assumptions", std::move(assumptions)},
+                {"original_estimate_us", a.target.originalUs},
                 {"best", explainBest(a.target)}};
 }
 
@@ -258,6 +305,153 @@ std::string mappingMarkdown(const MappingAdvice &a) {
     md += "\nNo rewrite that applies here makes any of the ranked mappings (see the rewrites and their reasons above).\n";
   }
   for (const std::string &s : a.target.assumptions) md += "\n- assumed: " + s;
+  return md;
+}
+
+// ---- one ranking of everything the engine offers here -----------------------
+
+const RankedOffer *OfferRanking::best() const {
+  for (const RankedOffer &o : offers)
+    if (o.applies && o.estimateUs >= 0) return &o;
+  return nullptr;
+}
+
+OfferRanking rankOffers(const AnalyzedTU &tu, const MappingConfig &cfg, const RewriteTarget &t) {
+  OfferRanking out;
+  out.advice = adviseMappings(tu, cfg, t, /*checkRealisations=*/true);
+  if (out.advice) out.originalUs = out.advice->target.originalUs;
+  // Every variant of every rewrite of the target's kind, from the registry:
+  // a rewrite the model has no mapping for is still listed (no estimate).
+  for (const Rewrite *r : allRewrites()) {
+    if (r->targetKind() != t.kind) continue;
+    for (const RewriteParams &v : r->variants()) {
+      auto resolved = resolveParams(*r, v);
+      if (!resolved) {
+        llvm::consumeError(resolved.takeError());
+        continue;
+      }
+      Applicability a = r->prepare(tu, t, *resolved);
+      RankedOffer o;
+      o.rewrite = r;
+      o.params = *resolved;
+      o.title = a.titled(r->title(*resolved));
+      o.applies = a.applies;
+      o.reason = a.applies ? "" : refusalText(a, tu.model().file);
+      if (out.advice)
+        if (const AdvisedMapping *m = out.advice->forSteps({{r->id(), *resolved}})) {
+          o.mapping = m->mapping;
+          o.estimateUs = m->mapping->estimateUs;
+        }
+      out.offers.push_back(std::move(o));
+    }
+  }
+  // Offers that apply, fastest estimate first (no estimate after them), then
+  // the refused ones in the registry's order.
+  std::stable_sort(out.offers.begin(), out.offers.end(), [](const RankedOffer &a, const RankedOffer &b) {
+    if (a.applies != b.applies) return a.applies;
+    if (!a.applies) return false;
+    if ((a.estimateUs >= 0) != (b.estimateUs >= 0)) return a.estimateUs >= 0;
+    return a.estimateUs < b.estimateUs;
+  });
+  unsigned rank = 0;
+  for (RankedOffer &o : out.offers)
+    if (o.applies) o.rank = ++rank;
+  const RankedOffer *b = out.best();
+  out.keepOriginal = out.originalUs > 0 && (!b || b->estimateUs * kKeepOriginalMargin > out.originalUs);
+  return out;
+}
+
+namespace {
+std::string variantLabel(const RankedOffer &o) {
+  std::string label;
+  for (const auto &[k, v] : o.params)
+    if (!v.empty()) label += (label.empty() ? "" : ",") + k + "=" + v;
+  return label.empty() ? std::string(o.rewrite->id()) : label;
+}
+std::string commandOf(const RankedOffer &o) {
+  Realisation r;
+  r.steps.push_back({o.rewrite->id(), o.params});
+  return r.command();
+}
+} // namespace
+
+std::string adviceSentence(const OfferRanking &r) {
+  if (r.originalUs <= 0) return "";
+  const RankedOffer *b = r.best();
+  std::string s = "original " + estimateText(r.originalUs) + "; ";
+  if (r.keepOriginal)
+    return s + "keep the original: " +
+           (b ? "the best offer, " + std::string(b->rewrite->id()) + " " + variantLabel(*b) + " (" +
+                    estimateText(b->estimateUs) + "), is not estimated to beat it by 10%"
+            : std::any_of(r.offers.begin(), r.offers.end(), [](const RankedOffer &o) { return o.applies; })
+                ? std::string("no rewrite that applies here has an estimate")
+                : std::string("no rewrite applies here"));
+  return s + "best: " + b->rewrite->id() + " " + variantLabel(*b) + " " + estimateText(b->estimateUs) + " (" +
+         commandOf(*b) + ")";
+}
+
+std::string offerListText(const OfferRanking &r, bool verbose) {
+  std::string out;
+  if (r.originalUs > 0) out += "advice: " + adviceSentence(r) + "\n";
+  if (verbose) {
+    for (const RankedOffer &o : r.offers) {
+      out += std::string(o.rewrite->id()) + " [" + o.title + "]: ";
+      if (!o.applies) out += "not offered: " + o.reason;
+      else if (o.estimateUs >= 0)
+        out += llvm::formatv("applies, rank {0}: {1} ({2})", o.rank, estimateText(o.estimateUs), o.mapping->costWhy).str();
+      else out += "applies (no estimate: the model has no mapping for it)";
+      out += "\n";
+    }
+    return out;
+  }
+  // One line per rewrite family that applies, its variants in rank order; one
+  // line per refused family with its distinct reasons.
+  std::vector<const Rewrite *> order;
+  std::map<const Rewrite *, std::vector<const RankedOffer *>> applies, refused;
+  for (const RankedOffer &o : r.offers) {
+    if (!applies.count(o.rewrite) && !refused.count(o.rewrite)) order.push_back(o.rewrite);
+    (o.applies ? applies : refused)[o.rewrite].push_back(&o);
+  }
+  // Families that apply in the order of their best variant (offers are sorted).
+  for (const Rewrite *rw : order) {
+    auto it = applies.find(rw);
+    if (it == applies.end()) continue;
+    std::string line = std::string(rw->id()) + ":";
+    for (size_t i = 0; i < it->second.size(); ++i) {
+      const RankedOffer &o = *it->second[i];
+      line += std::string(i ? "," : "") + " #" + std::to_string(o.rank) + " " + variantLabel(o) +
+              (o.estimateUs >= 0 ? " \u2248 " + formatMicroseconds(o.estimateUs) : " (no estimate)");
+    }
+    out += line + "\n";
+  }
+  for (const Rewrite *rw : order) {
+    auto it = refused.find(rw);
+    if (it == refused.end()) continue;
+    std::vector<std::string> reasons;
+    for (const RankedOffer *o : it->second)
+      if (std::find(reasons.begin(), reasons.end(), o->reason) == reasons.end()) reasons.push_back(o->reason);
+    std::string line = std::string(rw->id()) + ": not offered";
+    if (applies.count(rw))
+      line += " for " + std::to_string(it->second.size()) + " of its variants";
+    out += line + ": " + llvm::join(reasons, "; ") + "\n";
+  }
+  return out;
+}
+
+std::string offerMarkdown(const OfferRanking &r) {
+  if (r.originalUs <= 0) return "";
+  std::string md = "**Estimated time** (cost model, docs/mapping.md): original " + estimateText(r.originalUs) + ".\n\n";
+  if (r.keepOriginal) md += "**Keep the original**: nothing offered here is estimated to beat it by 10%.\n\n";
+  unsigned shown = 0;
+  for (const RankedOffer &o : r.offers) {
+    if (!o.applies || o.estimateUs < 0 || shown == 3) continue;
+    ++shown;
+    md += std::to_string(shown) + ". " + o.title + ": " + estimateText(o.estimateUs) + ", `" + commandOf(o) + "` — " +
+          o.mapping->costWhy + "\n";
+  }
+  if (!shown) md += "No offered rewrite has an estimate here.\n";
+  if (r.advice)
+    for (const std::string &a : r.advice->target.assumptions) md += "\n- assumed: " + a;
   return md;
 }
 

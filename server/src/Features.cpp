@@ -113,6 +113,15 @@ std::string tripCountText(const LoopSite &l) {
   return spelling(l.tripCount);
 }
 
+/// The cost model's ranking of every offer here (the one `rewrite --list`
+/// prints): the original's estimate, keep-the-original, the top three and why;
+/// then the paper's mapping model on the first-ranked mapping.
+std::string rankedMarkdown(const Snapshot &s, const RewriteTarget &t) {
+  OfferRanking r = rankOffers(*s.tu, s.config.mapping, t);
+  std::string md = offerMarkdown(r);
+  return md.empty() ? "" : "\n" + md;
+}
+
 std::string loopHover(const Snapshot &s, const LoopSite &l) {
   const FileModel &m = s.tu->model();
   std::string md = "**Loop";
@@ -146,7 +155,7 @@ std::string loopHover(const Snapshot &s, const LoopSite &l) {
   if (l.pragma >= 0 && size_t(l.pragma) < m.pragmas.size())
     md += "- Annotated with " + code(m.pragmas[size_t(l.pragma)].text.empty() ? "#pragma np" : "#pragma " + m.pragmas[size_t(l.pragma)].text) + "\n";
   md += rewritesMarkdown(*s.tu, RewriteTarget{RewriteTarget::Kind::Loop, l.id});
-  if (auto a = adviseMappings(*s.tu, s.config.mapping, RewriteTarget{RewriteTarget::Kind::Loop, l.id})) md += "\n" + mappingMarkdown(*a);
+  md += rankedMarkdown(s, RewriteTarget{RewriteTarget::Kind::Loop, l.id});
   return md;
 }
 
@@ -165,7 +174,7 @@ std::string launchHover(const Snapshot &s, const LaunchSite &l) {
     if (l.followedByDeviceSync) md += "- Followed by a device-side `cudaDeviceSynchronize()`\n";
   }
   md += rewritesMarkdown(*s.tu, RewriteTarget{RewriteTarget::Kind::Launch, l.id});
-  if (auto a = adviseMappings(*s.tu, s.config.mapping, RewriteTarget{RewriteTarget::Kind::Launch, l.id})) md += "\n" + mappingMarkdown(*a);
+  md += rankedMarkdown(s, RewriteTarget{RewriteTarget::Kind::Launch, l.id});
   return md;
 }
 

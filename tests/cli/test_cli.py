@@ -2,6 +2,7 @@
 """Command-line behaviour of `nestor`: exit codes, formats, configuration,
 bad input, SARIF validity. Run by ctest with NESTOR=<path to nestor>."""
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -418,6 +419,19 @@ void run(const int *rp, const int *col, const float *val, const float *x, float 
 }
 """
 
+SMALL_LOCAL_LOOPS = """__global__ void poly(const float *pts, const float *coef, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float pw[8];
+  float xv = pts[i];
+  for (int t = 0; t < 8; t++) pw[t] = coef[t] * (1.0f + xv * (float)t);
+  float total = 0.0f;
+  for (int t = 0; t < 8; t++) total += pw[t];
+  out[i] = total;
+}
+void run(const float *pts, const float *coef, float *out) { poly<<<4096, 256>>>(pts, coef, out, 1 << 20); }
+"""
+
 
 class Mappings(Workspace):
     """The static mapping model (docs/mapping.md) through the command line."""
@@ -436,8 +450,20 @@ class Mappings(Workspace):
         self.assertEqual(t["assumptions"], [], "every size came from .nestor.yaml")
         ranked = t["ranked"]
         self.assertEqual([r["rank"] for r in ranked], sorted(r["rank"] for r in ranked))
-        scores = [r["score"] for r in sorted(ranked, key=lambda r: r["rank"])]
-        self.assertEqual(scores, sorted(scores, reverse=True))
+        # Ranked by the cost model's estimated time (within 1%: ties).
+        times = [r["estimate_us"] for r in sorted(ranked, key=lambda r: r["rank"])]
+        self.assertTrue(all(t > 0 for t in times), times)
+        self.assertTrue(all(a <= b * 1.01 for a, b in zip(times, times[1:])), times)
+        self.assertGreater(t["original_estimate_us"], 0)
+        # The offers that apply, in the one ranking, each with its estimate.
+        offers = t["offers"]
+        self.assertEqual([o["rank"] for o in offers], list(range(1, len(offers) + 1)))
+        estimated = [o["estimate_us"] for o in offers if "estimate_us" in o]
+        self.assertGreater(len(estimated), 10)
+        self.assertEqual(estimated, sorted(estimated))
+        self.assertIn("merge-path", [o["rewrite"] for o in offers])
+        self.assertIn("dbuf-global", [o["rewrite"] for o in offers])
+        self.assertFalse(t["keep_original"], "on 10-element power-law rows something beats one thread per row")
         by_id = {r["id"]: r for r in ranked}
         # Every mapping a rewrite makes is listed, with the command and prepare()'s verdict.
         lanes8 = by_id["lanes-8"]
@@ -450,6 +476,9 @@ class Mappings(Workspace):
         self.assertEqual(by_id["warp-tasks"]["rewrites"][0]["command"], "--apply cte --param mode=auto")
         # The one-thread-per-row original ranks below lanes on an irregular loop.
         self.assertGreater(lanes8["score"], by_id["sequential"]["score"])
+        self.assertLess(lanes8["estimate_us"], by_id["sequential"]["estimate_us"])
+        self.assertEqual(by_id["sequential"]["estimate_us"], t["original_estimate_us"])
+        self.assertTrue(lanes8["cost"])
         for c in lanes8["constraints"]:
             self.assertTrue(c["why"], c)
             self.assertIn(c["scope"], ("local", "global"))
@@ -467,15 +496,54 @@ class Mappings(Workspace):
         f = self.write("spmv.cu", SPMV)
         rc, out, err = run("rewrite", f, "--at", "5", "--list")
         self.assertEqual(rc, 0, err)
-        ranks = [int(l.split("static rank ")[1].split()[0]) for l in out.splitlines() if "static rank" in l]
-        self.assertGreater(len(ranks), 10)
-        self.assertEqual(ranks, sorted(ranks))
         lines = out.splitlines()
-        first_unranked = next(i for i, l in enumerate(lines) if "static rank" not in l)
-        self.assertTrue(all("static rank" not in l for l in lines[first_unranked:]))
-        self.assertTrue(lines[-1].startswith("mapping model: "), lines[-1])
-        # Widths 8-32 are reachable on a 256-thread launch: the launch is reshaped.
-        self.assertRegex(out, r"subwarp \[Sub-warp decomposition, width 32 \(reshapes the launch: 8x the blocks, 32 masters per block\)\]: applies")
+        self.assertEqual(lines[0], "loop at line 5:")
+        self.assertRegex(lines[1], r"^advice: original \u2248 [0-9.]+ (us|ms) \(estimate\); best: \S+ .* \u2248 [0-9.]+ (us|ms) "
+                                   r"\(estimate\) \(--apply ")
+        # One line per family that applies, its variants in rank order with
+        # their estimates; every rank once, families in the order of their best.
+        families = [l for l in lines[2:] if " #" in l]
+        self.assertGreater(len(families), 5)
+        ranks = [[int(r) for r in re.findall(r" #(\d+) ", l)] for l in families]
+        for r in ranks:
+            self.assertEqual(r, sorted(r))
+        self.assertEqual([r[0] for r in ranks], sorted(r[0] for r in ranks))
+        flat = sorted(x for r in ranks for x in r)
+        self.assertEqual(flat, list(range(1, len(flat) + 1)))
+        by_family = {l.split(":")[0]: l for l in families}
+        self.assertRegex(by_family["subwarp"], r"^subwarp: #\d+ width=\d+ \u2248 [0-9.]+ (us|ms)")
+        self.assertIn("dbuf-global", by_family)
+        # Every loop rewrite applies to this loop: each family has its line.
+        self.assertEqual(sorted(by_family), sorted(["np", "np-pragma", "cte", "subwarp", "dual-queue", "dbuf-shared",
+                                                    "dbuf-global", "dpar-opt", "merge-path"]))
+        self.assertFalse([l for l in lines if ": not offered" in l])
+        self.assertEqual(lines[-1], "no launch at line 5")
+        self.assertLess(len(lines), 25, "a readable list")
+        # --verbose: one line per variant, with its estimate and why; widths
+        # 8-32 are reachable on a 256-thread launch: the launch is reshaped.
+        rc, out, err = run("rewrite", f, "--at", "5", "--list", "--verbose")
+        self.assertEqual(rc, 0, err)
+        self.assertRegex(out, r"subwarp \[Sub-warp decomposition, width 32 \(reshapes the launch: 8x the blocks, 32 masters "
+                              r"per block\)\]: applies, rank \d+: \u2248 [0-9.]+ (us|ms) \(estimate\) \(\d")
+        verbose_ranks = [int(m) for m in re.findall(r": applies, rank (\d+):", out)]
+        self.assertEqual(verbose_ranks, list(range(1, len(verbose_ranks) + 1)))
+
+    def test_rewrite_list_keeps_the_original_when_nothing_beats_it(self):
+        # Eight iterations over a thread-local array: no offer is estimated to
+        # beat the original by 10%.
+        f = self.write("small.cu", SMALL_LOCAL_LOOPS)
+        rc, out, err = run("rewrite", f, "--at", "6", "--list")
+        self.assertEqual(rc, 0, err)
+        self.assertRegex(out, r"advice: original \u2248 [0-9.]+ (us|ms) \(estimate\); keep the original: the best offer, "
+                              r"np .* is not estimated to beat it by 10%")
+        # Refused families: one line each, with the reason once (not once per variant).
+        refused = [l for l in out.splitlines() if ": not offered" in l]
+        self.assertIn("subwarp: not offered: the loop's trip count is constant, not irregular", out)
+        self.assertGreaterEqual(len(refused), 6)
+        for l in refused:
+            reasons = l.split(": not offered: ")[1].split("; ")
+            self.assertEqual(len(reasons), len(set(reasons)), l)
+        self.assertEqual(len(set(l.split(":")[0] for l in refused)), len(refused))
 
     def test_pins_and_a_malformed_mapping_section(self):
         self.write(".nestor.yaml", "mapping:\n  pin: { placement: y }\n")

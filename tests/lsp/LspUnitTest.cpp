@@ -346,6 +346,38 @@ TEST_F(OnAnalysis, QuickFixIsVersionedAndRewritesResolveLazily) {
   EXPECT_NE(why.find("changed"), std::string::npos) << why;
 }
 
+TEST_F(OnAnalysis, LoopHoverShowsTheTopThreeOffersAndWhy) {
+  // CSR SpMV launched here: the rewrites apply, and the hover shows the one
+  // ranking's first three with their estimates, commands and cost breakdown.
+  const std::string spmv = R"(__global__ void spmv(const int *rp, const int *col, const float *val, const float *x,
+                     float *y, int rows) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= rows) return;
+  float sum = 0.0f;
+  for (int e = rp[row]; e < rp[row + 1]; ++e)
+    sum += val[e] * x[col[e]];
+  y[row] = sum;
+}
+void run(const int *rp, const int *col, const float *val, const float *x, float *y) {
+  spmv<<<1024, 256>>>(rp, col, val, x, y, 262144);
+}
+)";
+  Snapshot s = analyse(spmv, 1);
+  Range range;
+  auto md = hoverAt(s, spmv.find("for (") + 1, range);
+  ASSERT_TRUE(md);
+  EXPECT_NE(md->find("**Estimated time** (cost model, docs/mapping.md): original \u2248 "), std::string::npos) << *md;
+  EXPECT_EQ(md->find("**Keep the original**"), std::string::npos) << *md;
+  for (const char *rank : {"\n1. ", "\n2. ", "\n3. "}) {
+    size_t at = md->find(rank);
+    ASSERT_NE(at, std::string::npos) << rank << " in " << *md;
+    std::string line = md->substr(at + 1, md->find('\n', at + 1) - at - 1);
+    EXPECT_NE(line.find(" (estimate), `--apply "), std::string::npos) << line;
+    EXPECT_NE(line.find(" kernel(s)"), std::string::npos) << "the cost breakdown: " << line;
+  }
+  EXPECT_EQ(md->find("\n4. "), std::string::npos) << "three, not more: " << *md;
+}
+
 TEST_F(OnAnalysis, LoopHoverLensAndProfileCandidates) {
   Snapshot s = analyse(kTmv, 1);
   Range range;
@@ -353,12 +385,14 @@ TEST_F(OnAnalysis, LoopHoverLensAndProfileCandidates) {
   ASSERT_TRUE(md);
   EXPECT_NE(md->find("Trip count: uniform"), std::string::npos) << *md;
   EXPECT_NE(md->find("`#pragma np parallel for reduction(+:sum)`"), std::string::npos) << *md;
-  // The mapping model: which mapping ranks first and why, what it assumed,
-  // and (the kernel is launched elsewhere, so CUDA-NP is refused) that no
-  // rewrite makes a ranked mapping here.
-  EXPECT_NE(md->find("**Mapping model** (locality-aware mapping): ranks first"), std::string::npos) << *md;
+  // The cost model: the original's estimated time, what it assumed, and
+  // (the kernel is launched elsewhere, so CUDA-NP is refused and nothing
+  // else applies) that nothing offered has an estimate: keep the original.
+  EXPECT_NE(md->find("**Estimated time** (cost model, docs/mapping.md): original \u2248 "), std::string::npos) << *md;
+  EXPECT_NE(md->find(" (estimate).\n"), std::string::npos) << *md;
+  EXPECT_NE(md->find("**Keep the original**"), std::string::npos) << *md;
+  EXPECT_NE(md->find("No offered rewrite has an estimate here."), std::string::npos) << *md;
   EXPECT_NE(md->find("- assumed: trip count of the loop at line 5"), std::string::npos) << *md;
-  EXPECT_NE(md->find("No rewrite that applies here makes any of the ranked mappings"), std::string::npos) << *md;
   EXPECT_EQ(range.start.line, 4);
   EXPECT_FALSE(hoverAt(s, 0, range)); // a comment: nothing to say
 

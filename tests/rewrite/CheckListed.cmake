@@ -1,5 +1,6 @@
-# `nestor rewrite INPUT --at AT --list` must exit 0 and print EXPECT (a code
-# action title, e.g. that a promotion removes the device launch).
+# `nestor rewrite INPUT --at AT --list FLAGS` must exit 0 and print EXPECT (a
+# code action title, e.g. that a promotion removes the device launch: those
+# need FLAGS --verbose, the one line per variant; a refused family's line).
 separate_arguments(FLAGS)
 execute_process(
   COMMAND ${NESTOR} rewrite ${INPUT} --at ${AT} --list ${FLAGS}

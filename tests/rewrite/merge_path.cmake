@@ -42,7 +42,7 @@ nestor_rewrite_refusal(merge_path.local_written INPUT ${mp_fx} AT 81 APPLY merge
 nestor_rewrite_refusal(merge_path.for_each INPUT bench/graph/flat/bfs.cu AT 26 APPLY merge-path
   EXPECT "loops of independent iterations without a result are not handled yet")
 add_test(NAME rewrite_listed.merge_path.spmv_csr
-  COMMAND ${CMAKE_COMMAND} -DNESTOR=$<TARGET_FILE:nestor> -DINPUT=${PROJECT_SOURCE_DIR}/${mp_loops_fx}/spmv_csr.cu -DAT=9
+  COMMAND ${CMAKE_COMMAND} -DNESTOR=$<TARGET_FILE:nestor> -DINPUT=${PROJECT_SOURCE_DIR}/${mp_loops_fx}/spmv_csr.cu -DAT=9 -DFLAGS=--verbose
           "-DEXPECT=merge-path [Merge-path: split the iterations, not the rows, evenly over blocks (reassociates the reduction)"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/CheckListed.cmake)
 set_tests_properties(rewrite_listed.merge_path.spmv_csr PROPERTIES LABELS "rewrite")

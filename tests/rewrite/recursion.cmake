@@ -79,7 +79,7 @@ nestor_rewrite_refusal(recursion.rec_flat_named_stream INPUT ${rec_fx} AT 81 APP
 # rec-flat says in its title that dynamic parallelism is no longer needed.
 add_test(NAME rewrite_listed.recursion.rec_flat_title
   COMMAND ${CMAKE_COMMAND} -DNESTOR=$<TARGET_FILE:nestor> -DINPUT=${PROJECT_SOURCE_DIR}/examples/trees/descendants.cu
-          -DAT=34 "-DFLAGS=-- -I${PROJECT_SOURCE_DIR}/examples/trees"
+          -DAT=34 "-DFLAGS=--verbose -- -I${PROJECT_SOURCE_DIR}/examples/trees"
           "-DEXPECT=rec-flat [Remove the recursion's device launches (no CDP needed): level-synchronous worklist (rec-flat)"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/CheckListed.cmake)
 set_tests_properties(rewrite_listed.recursion.rec_flat_title PROPERTIES LABELS "rewrite")

@@ -133,7 +133,7 @@ foreach(rw dual-queue dbuf-shared dbuf-global dpar-opt)
 endforeach()
 foreach(line 64 74)
   add_test(NAME rewrite_listed.templates.foreach_replay_safe_${line}
-    COMMAND ${CMAKE_COMMAND} -DNESTOR=$<TARGET_FILE:nestor> -DINPUT=${PROJECT_SOURCE_DIR}/${tmpl_foreach_fx} -DAT=${line}
+    COMMAND ${CMAKE_COMMAND} -DNESTOR=$<TARGET_FILE:nestor> -DINPUT=${PROJECT_SOURCE_DIR}/${tmpl_foreach_fx} -DAT=${line} -DFLAGS=--verbose
             "-DEXPECT=dbuf-shared [Delayed buffer in shared memory (dbuf-shared), lb_threshold 64]: applies"
             -P ${CMAKE_CURRENT_SOURCE_DIR}/CheckListed.cmake)
   set_tests_properties(rewrite_listed.templates.foreach_replay_safe_${line} PROPERTIES LABELS "rewrite")
@@ -176,7 +176,7 @@ foreach(entry "dbuf-global-launch:dbuf-global" "dual-queue-launch:dual-queue" "d
   list(GET parts 1 what)
   add_test(NAME rewrite_listed.templates.${rw}_title
     COMMAND ${CMAKE_COMMAND} -DNESTOR=$<TARGET_FILE:nestor> -DINPUT=${PROJECT_SOURCE_DIR}/examples/graph/neighbour_sum.cu
-            -DAT=42 "-DFLAGS=-- -I${PROJECT_SOURCE_DIR}/examples/graph"
+            -DAT=42 "-DFLAGS=--verbose -- -I${PROJECT_SOURCE_DIR}/examples/graph"
             "-DEXPECT=${rw} [Remove the device launch (no -rdc/cudadevrt needed): ${what}, lb_threshold 64]: applies"
             -P ${CMAKE_CURRENT_SOURCE_DIR}/CheckListed.cmake)
   set_tests_properties(rewrite_listed.templates.${rw}_title PROPERTIES LABELS "rewrite")
@@ -184,7 +184,7 @@ endforeach()
 # dpar-opt keeps its device launch and says what it does instead.
 add_test(NAME rewrite_listed.templates.dpar-opt-launch_title
   COMMAND ${CMAKE_COMMAND} -DNESTOR=$<TARGET_FILE:nestor> -DINPUT=${PROJECT_SOURCE_DIR}/examples/graph/neighbour_sum.cu
-          -DAT=42 "-DFLAGS=-- -I${PROJECT_SOURCE_DIR}/examples/graph"
+          -DAT=42 "-DFLAGS=--verbose -- -I${PROJECT_SOURCE_DIR}/examples/graph"
           "-DEXPECT=dpar-opt-launch [One device launch per block (dpar-opt), lb_threshold 64]: applies"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/CheckListed.cmake)
 set_tests_properties(rewrite_listed.templates.dpar-opt-launch_title PROPERTIES LABELS "rewrite")

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace nestor;
 
@@ -102,7 +103,16 @@ void expectWellFormed(const TargetMappings &t) {
     const Mapping &m = t.ranked[i];
     EXPECT_GE(m.score, 0.0) << m.id;
     EXPECT_LE(m.score, 1.0) << m.id;
-    if (i) EXPECT_GE(t.ranked[i - 1].score + 1e-9, m.score) << "not sorted at " << m.id;
+    // Ranked by the estimated time; within 1% the constraint score decides.
+    EXPECT_GT(m.estimateUs, 0.0) << m.id;
+    EXPECT_FALSE(m.costWhy.empty()) << m.id;
+    if (i) {
+      const Mapping &p = t.ranked[i - 1];
+      if (std::fabs(p.estimateUs - m.estimateUs) > 0.01 * std::max(p.estimateUs, m.estimateUs))
+        EXPECT_LT(p.estimateUs, m.estimateUs) << "not sorted at " << m.id;
+      else
+        EXPECT_GE(p.score + 1e-9, m.score) << "tie not broken by the score at " << m.id;
+    }
     EXPECT_FALSE(m.summary.empty()) << m.id;
     EXPECT_EQ(m.levels.size(), 2u) << m.id;
     for (const MappingConstraint &c : m.constraints) {
@@ -141,6 +151,13 @@ TEST(MappingLoops, TmvWithFewThreadsPutsTheLoopOnYWithManySlaves) {
   ASSERT_TRUE(seq && y32 && lanes32);
   EXPECT_GT(y32->score, seq->score);
   EXPECT_GT(y32->score, lanes32->score);
+  // In time: 32 warps walking 16384 rows each are latency-bound: about
+  // 16384 steps x 0.7 us / 4 loads in flight = 2.9 ms; 32 slaves cut the steps 32-fold.
+  EXPECT_NEAR(seq->estimateUs, 16384 * 0.7 / 4, 0.1 * 16384 * 0.7 / 4) << seq->costWhy;
+  EXPECT_NE(seq->costWhy.find("latency-bound"), std::string::npos) << seq->costWhy;
+  EXPECT_LT(y32->estimateUs * 10, seq->estimateUs) << y32->costWhy;
+  EXPECT_LT(y32->estimateUs, lanes32->estimateUs) << lanes32->costWhy;
+  EXPECT_DOUBLE_EQ(t->originalUs, seq->estimateUs);
   // 128 x 32 > 1024: reshaped to 32 masters per block.
   EXPECT_TRUE(y32->reshaped);
   EXPECT_EQ(y32->mastersPerBlock, 32u);
@@ -175,6 +192,13 @@ TEST(MappingLoops, SpmvPrefersLanesOverOneThreadPerRow) {
   ASSERT_TRUE(seq && l8 && tasks);
   EXPECT_GT(l8->score, seq->score);
   EXPECT_GT(tasks->score, seq->score);
+  EXPECT_LT(l8->estimateUs, seq->estimateUs) << l8->costWhy << " vs " << seq->costWhy;
+  EXPECT_LT(tasks->estimateUs, seq->estimateUs) << tasks->costWhy;
+  // The load-balancing templates and merge-path are ranked with the rest.
+  const Mapping *delayed = find(*t, "delayed-global-buffer-64"), *merge = find(*t, "merge-path");
+  ASSERT_TRUE(delayed && merge);
+  EXPECT_EQ(delayed->lbThreshold, 64u);
+  EXPECT_LT(merge->estimateUs, seq->estimateUs) << merge->costWhy;
   // 256 x 8 > 1024: two blocks of 128 masters.
   EXPECT_TRUE(l8->reshaped);
   EXPECT_EQ(l8->mastersPerBlock, 128u);
@@ -311,13 +335,39 @@ TEST(MappingLaunches, AggregationRemovesTheLaunchOverhead) {
   EXPECT_FALSE(rankMappingsOf(m, cfg, true, 0)) << "host launches are not nested parallelism";
   EXPECT_LT(rankOf(*t, "aggregate-grid"), rankOf(*t, "child-grid"));
   EXPECT_LT(rankOf(*t, "threshold-128"), rankOf(*t, "child-grid")) << "30-thread children run serially";
-  EXPECT_NE(t->ranked.front().aggregate, "") << explainBest(*t);
+  // First: a mapping without device launches (aggregated per grid, or a
+  // launch template that promotes the children to no dynamic parallelism).
+  EXPECT_TRUE(t->ranked.front().aggregate == "grid" || t->ranked.front().id.rfind("promoted-", 0) == 0)
+      << explainBest(*t);
+  EXPECT_NE(t->ranked.front().costWhy.find("0 device launches"), std::string::npos) << t->ranked.front().costWhy;
+  // 65536 device launches at ~1 us each dominate the original.
+  EXPECT_GT(t->originalUs, 65536 * 1.0);
+  EXPECT_TRUE(find(*t, "promoted-global-buffer-64")) << "the launch templates are ranked";
   // A child that cannot be serialised: no thresholds.
   m.launches[1].serializable = false;
   m.launches[1].reasons = {"the child uses __syncthreads"};
   t = rankMappingsOf(m, cfg, true, 1);
   ASSERT_TRUE(t);
   for (const Mapping &mp : t->ranked) EXPECT_EQ(mp.threshold, 0u) << mp.id;
+}
+
+TEST(MappingLoops, SmallThreadLocalLoopsKeepTheOriginal) {
+  // Eight iterations over a thread-local array and a coefficient every thread
+  // reads alike: spreading them saves nothing measurable, so no mapping is
+  // estimated to beat the original by 10% ("keep the original").
+  LoopSite l;
+  l.tripCount = TripCountClass::Constant;
+  l.constantTripCount = 8;
+  l.accesses = {access("coef", false, true, false, true)};
+  l.accesses[0].dependsOnThread = false;
+  l.reductions = {{ReductionOp::Add, "total", {}}};
+  MappingConfig cfg;
+  cfg.sizes = {{"n", 1 << 20}};
+  auto t = rankMappingsOf(oneLoop("(n + 255) / 256", 256, l), cfg, false, 0);
+  ASSERT_TRUE(t);
+  expectWellFormed(*t);
+  ASSERT_GT(t->originalUs, 0.0);
+  for (const Mapping &m : t->ranked) EXPECT_GT(m.estimateUs * 1.1, t->originalUs) << m.id << ": " << m.costWhy;
 }
 
 TEST(MappingConfig, ParsesTheMappingSection) {
@@ -337,6 +387,22 @@ TEST(MappingConfig, ParsesTheMappingSection) {
   EXPECT_EQ(c->mapping.skew, 0.25);
   EXPECT_EQ(c->mapping.defaultTrip, 64);
   EXPECT_EQ(c->mapping.registersPerThread, 64u);
+  EXPECT_EQ(c->mapping.gpu.bandwidthGBs, 1500) << "a100's copy bandwidth";
+  // The cost model's GPU figures, each overridable.
+  auto h = parseConfig("mapping:\n  gpu: h200\n  bandwidth_gbs: 3900\n  device_launch_us: 1.5\n  kernel_us: 3\n"
+                       "  latency_us: 0.6\n  clock_ghz: 1.98\n",
+                       "m.yaml");
+  ASSERT_TRUE(bool(h)) << llvm::toString(h.takeError());
+  EXPECT_EQ(h->mapping.gpu.name, "h200");
+  EXPECT_EQ(h->mapping.gpu.bandwidthGBs, 3900);
+  EXPECT_EQ(h->mapping.gpu.deviceLaunchUs, 1.5);
+  EXPECT_EQ(h->mapping.gpu.kernelUs, 3);
+  EXPECT_EQ(h->mapping.gpu.latencyUs, 0.6);
+  EXPECT_EQ(h->mapping.gpu.clockGhz, 1.98);
+  EXPECT_EQ(gpuTargetNamed("h200")->bandwidthGBs, 4000);
+  auto bad = parseConfig("mapping:\n  bandwidth_gbs: -1\n", "m.yaml");
+  ASSERT_FALSE(bool(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("bandwidth_gbs"), std::string::npos);
 }
 
 TEST(MappingConfig, ErrorsNameTheProblem) {

@@ -40,6 +40,12 @@ struct GpuTarget {
   unsigned maxThreadsPerBlock = 1024;
   unsigned registersPerSm = 65536;
   unsigned sharedPerBlock = 48 * 1024; ///< static shared memory per block
+  // The cost model's physical figures (docs/mapping.md, "Estimated time").
+  double bandwidthGBs = 2900;  ///< sustained device-to-device copy bandwidth, GB/s
+  double deviceLaunchUs = 1.0; ///< one device-side launch (CUDA 13 / Hopper: ~1 us, docs/rewrites-dp.md)
+  double kernelUs = 2.0;       ///< the shortest kernel: what one more kernel in a variant costs
+  double latencyUs = 0.7;      ///< a global load under load (Little's law: bytes in flight / latency)
+  double clockGhz = 1.75;      ///< SM clock: 4 warp instructions per SM per cycle
 };
 /// h100, h200, gh200, a100, l40s, v100, t4 (case-insensitive).
 std::optional<GpuTarget> gpuTargetNamed(const std::string &name);
@@ -111,6 +117,17 @@ struct Mapping {
   std::vector<MappingLevel> levels;
   double dop = 0;         ///< threads the mapping runs in parallel
   double score = 0;       ///< sum of weight x satisfied over sum of weights, 0..1
+  /// The cost model's estimated time of the nested pattern under this
+  /// mapping, in microseconds (what the ranking orders by), and how it was
+  /// reached: the bound that decides (bytes / bandwidth, latency, issue,
+  /// launches) in words.
+  double estimateUs = 0;
+  std::string costWhy;
+  /// A rewrite's own template rather than a placement of the paper's search:
+  /// the load-balancing and launch templates (their lb_threshold), merge-path,
+  /// the recursion templates.
+  std::string family;
+  unsigned lbThreshold = 0;
   std::vector<MappingConstraint> constraints;
   std::string summary;    ///< one line: the mapping in words
 };
@@ -130,6 +147,7 @@ struct TargetMappings {
   std::vector<Mapping> ranked;
   std::vector<PrunedMapping> pruned;
   std::vector<std::string> assumptions; ///< sizes the model had to assume
+  double originalUs = 0; ///< the estimated time of the original code (the "sequential"/"child-grid" mapping)
 };
 
 /// The mappings of every nested pattern of the file: loops that can run in
@@ -147,5 +165,10 @@ std::optional<double> evaluateSize(const std::string &text, const std::map<std::
 /// Short explanation of the best mapping: the two constraints that most
 /// separate it from the runner-up (for hovers and --list).
 std::string explainBest(const TargetMappings &t);
+
+/// "≈ 12 us (estimate)": how every front end shows an estimated time.
+std::string estimateText(double us);
+/// "12 us", "1.40 ms".
+std::string formatMicroseconds(double us);
 
 } // namespace nestor

@@ -149,7 +149,10 @@ llvm::Expected<PlanOutput> writePlan(const AnalyzedTU &tu, const AnalysisOptions
                         {"baseline", true},
                         {"source", sourceRel.generic_string()},
                         {"files", {{sourceRel.generic_string(), rel.generic_string()}}},
-                        {"description", "the file as analysed"}});
+                        {"description", "the file as analysed"},
+                        {"params",
+                         {{"estimate_us", list.originalUs},
+                          {"keep_original", list.keepOriginal}}}});
   }
 
   // Generation order: with a budget, the static order until enough variants
@@ -244,6 +247,8 @@ llvm::Expected<PlanOutput> writePlan(const AnalyzedTU &tu, const AnalysisOptions
                                                          : nlohmann::json{{"id", c->mapping},
                                                                           {"rank", c->mappingRank},
                                                                           {"score", c->mappingScore}}},
+                          {"estimate_us", c->estimateUs < 0 ? nlohmann::json(nullptr)
+                                                            : nlohmann::json(list.originalUs + c->estimateUs - c->originalUs)},
                           {"rewrite_command", c->rewriteCommand(sourceRel.generic_string())}}}};
     if (!flags.empty()) v["flags"] = flags;
     variants.push_back(std::move(v));

@@ -175,8 +175,9 @@ std::string joinTitles(const std::vector<CandidateStep> &steps) {
 } // namespace
 
 const char *staticOrderDescription() {
-  return "candidates are ordered by (0) the score of the mapping they realise in the static mapping model "
-         "(docs/mapping.md; .nestor.yaml mapping: sizes, gpu, weights, pins), best first, then by (1) parameter distance: the sum over the chain's rewrites of how far each parameter "
+  return "candidates are ordered by (0) the estimated time of the mapping they realise in the cost model "
+         "(docs/mapping.md; .nestor.yaml mapping: sizes, gpu, bandwidth_gbs, device_launch_us, pins), the largest "
+         "estimated saving first (\"keep the original\" when none saves 10%), then by (1) parameter distance: the sum over the chain's rewrites of how far each parameter "
          "is from its preferred value (aggregate: grid granularity; threshold: 128; coarsen: factor 2; CUDA-NP: the "
          "pragma's num_threads/np_type, else 4 slaves inter-warp; otherwise the rewrite's default), then (2) family: "
          "launches T+C+A, T+A, T, A, C+A, T+C, C (thesis Fig. 5.1-5.3); loops with irregular trip counts sub-warp, CTE, "
@@ -336,12 +337,24 @@ llvm::Expected<CandidateList> listCandidates(const AnalyzedTU &tu, const Config 
       l.c.mapping = m->mapping->id;
       l.c.mappingRank = m->rank;
       l.c.mappingScore = m->mapping->score;
+      l.c.estimateUs = m->mapping->estimateUs;
+      l.c.originalUs = a->target.originalUs;
     }
   }
-  std::stable_sort(listed.begin(), listed.end(), [](const Listed &a, const Listed &b) {
-    return std::make_tuple(-a.c.mappingScore, a.c.mappingRank, a.c.distance, a.c.familyRank, a.targetIndex, a.enumeration) <
-           std::make_tuple(-b.c.mappingScore, b.c.mappingRank, b.c.distance, b.c.familyRank, b.targetIndex, b.enumeration);
+  // The cost model's estimated saving first (a variant changes one target:
+  // the kernel's time moves by its estimate minus that target's original);
+  // unestimated candidates after, by the model's rank, parameter distance and family.
+  auto saving = [](const Candidate &c) { return c.estimateUs >= 0 ? c.estimateUs - c.originalUs : 1e300; };
+  std::stable_sort(listed.begin(), listed.end(), [&](const Listed &a, const Listed &b) {
+    return std::make_tuple(saving(a.c), a.c.mappingRank, a.c.distance, a.c.familyRank, a.targetIndex, a.enumeration) <
+           std::make_tuple(saving(b.c), b.c.mappingRank, b.c.distance, b.c.familyRank, b.targetIndex, b.enumeration);
   });
+  for (const std::optional<MappingAdvice> &a : advice)
+    if (a) list.originalUs += a->target.originalUs;
+  if (list.originalUs > 0) {
+    double best = listed.empty() ? 1e300 : saving(listed.front().c);
+    list.keepOriginal = best >= 1e300 || (list.originalUs + best) * kKeepOriginalMargin > list.originalUs;
+  }
   // Ids carry the target's line when there is more than one target, and
   // stay unique when two targets share a line.
   std::set<std::string> ids{"baseline"};

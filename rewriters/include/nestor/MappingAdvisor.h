@@ -64,4 +64,43 @@ std::string adviceLine(const MappingAdvice &a);
 /// Markdown for hovers: the first-ranked mapping, why, and how to get it.
 std::string mappingMarkdown(const MappingAdvice &a);
 
+// ---- one ranking of everything the engine offers (issue 22) -----------------
+
+/// "Keep the original" unless an offer is estimated to beat it by 10%.
+inline constexpr double kKeepOriginalMargin = 1.1;
+
+/// One variant of one rewrite at a target, with the cost model's estimate of
+/// the mapping it makes (estimateUs < 0: the model has none for it).
+struct RankedOffer {
+  const Rewrite *rewrite = nullptr;
+  RewriteParams params; ///< resolved
+  std::string title;    ///< with prepare()'s note
+  bool applies = false;
+  std::string reason;   ///< refusal, as --list and the hover show it
+  const Mapping *mapping = nullptr; ///< points into advice
+  double estimateUs = -1;
+  unsigned rank = 0;    ///< 1 = fastest estimate among the offers that apply; 0 when refused
+};
+
+/// Every variant of every rewrite of the registry at one target (loop or
+/// launch), ranked by estimated time, and whether to keep the original: what
+/// `nestor analyze`, `rewrite --list`, the hover and the planner's static
+/// order show.
+struct OfferRanking {
+  std::optional<MappingAdvice> advice; ///< the model's mappings (estimates, explanations)
+  double originalUs = 0;               ///< 0: the model does not rank this target
+  std::vector<RankedOffer> offers;     ///< applying ones in rank order, then refused ones
+  bool keepOriginal = false;
+  const RankedOffer *best() const;     ///< the first offer that applies and has an estimate
+};
+OfferRanking rankOffers(const AnalyzedTU &tu, const MappingConfig &cfg, const RewriteTarget &t);
+/// "original ≈ N us (estimate); best: ... / keep the original: ...".
+std::string adviceSentence(const OfferRanking &r);
+/// `rewrite --list`: the advice, one line per family that applies (variants in
+/// rank order with estimates), one per refused family (distinct reasons);
+/// `verbose`: one line per variant.
+std::string offerListText(const OfferRanking &r, bool verbose);
+/// The hover: the original's estimate, keep-the-original, the top three and why.
+std::string offerMarkdown(const OfferRanking &r);
+
 } // namespace nestor

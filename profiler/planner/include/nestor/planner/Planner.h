@@ -50,6 +50,10 @@ struct Candidate {
   std::string mapping;
   unsigned mappingRank = UINT_MAX;
   double mappingScore = -1;
+  /// The cost model's estimated time of the target under this variant, its
+  /// original's, in microseconds (docs/mapping.md); -1 / 0 when not estimated.
+  double estimateUs = -1;
+  double originalUs = 0;
   size_t order = 0;                 ///< position in the static order, 0 = most promising
   /// `nestor rewrite` command line that produces this variant.
   std::string rewriteCommand(const std::string &file) const;
@@ -60,6 +64,11 @@ struct CandidateList {
   std::vector<std::string> kernels;  ///< the kernels whose loops and launches were considered
   std::vector<std::string> notes;    ///< rewrites left out and why (e.g. annotation-only)
   bool usesDeviceLaunches = false;   ///< the file launches kernels from the device (CDP)
+  /// The cost model's estimate of the original (the sum over the targets'
+  /// originals), and whether no candidate is estimated to beat it by 10%:
+  /// then "keep the original" is the static first choice.
+  double originalUs = 0;
+  bool keepOriginal = false;
 };
 
 /// Every applicable rewrite (prepare() true) x its variants(), plus the

@@ -1,0 +1,216 @@
+// The mapping model's cost in physical units (docs/mapping.md, "Estimated
+// time"): for one mapping of a nested pattern, the bytes its warps move per
+// 32-byte sector, the instructions they issue (idle lanes included, from the
+// trip-count distribution), the combining of partial results, and the
+// launches it makes, against the target GPU's bandwidth, latency, SM count
+// and launch costs. Estimated time = max(bytes / achievable bandwidth,
+// instructions / issue rate) + combining + launches + one kernel's floor per
+// kernel. The achievable bandwidth is the lesser of the GPU's and what the
+// warps in flight can keep busy (Little's law: resident warps x bytes per
+// warp step x loads in flight / latency), which is what makes a loop run by
+// a few long-running threads slow.
+#include "MappingParts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace nestor::mapping_detail {
+
+namespace {
+constexpr double kLoadsInFlight = 4;   // independent loads a warp keeps in flight (an unrolled loop)
+constexpr double kCachedShare = 0;     // a load every warp repeats (same address in every thread): L1 hits, no DRAM
+constexpr double kGatherShare = 0.5;   // a gather's sector, part of it found in L2
+constexpr double kInstrPerStep = 4;    // loop control and arithmetic per iteration, plus 2 per access
+constexpr double kL1Bytes = 128 * 1024; // L1 an SM gives to cached loads (the rest of 256 KiB is shared memory)
+constexpr double kL1LatencyUs = 0.02;  // an L1 hit
+// The share of a partly used sector that is still in L1 when the next steps
+// want it (other warps' lines evict the rest): calibrated on the in-sample
+// row-major MV (bench/mapping cases.tsv `mv`, 4 lanes 1.24x slower than 32).
+constexpr double kL1Reuse = 0.5;
+
+std::string us(double v) {
+  char buf[32];
+  if (v >= 1000) std::snprintf(buf, sizeof buf, "%.2f ms", v / 1000);
+  else if (v >= 10) std::snprintf(buf, sizeof buf, "%.0f us", v);
+  else std::snprintf(buf, sizeof buf, "%.1f us", v);
+  return buf;
+}
+
+double issueRatePerUs(const GpuTarget &g) { return double(g.sms) * 4 * g.clockGhz * 1000; } // warp instructions / us
+} // namespace
+
+std::string microseconds(double v) { return us(v); }
+
+double LoopCostInput::wait(double group) const {
+  // The longest of `group` trips: the mean for uniform trips; for irregular
+  // ones a power-law tail, the longest of g rows about T x g^skew (skew 0:
+  // near-regular data).
+  return irregular ? T * std::pow(std::max(1.0, group), skew) : T;
+}
+
+Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarget &g) {
+  Estimate e;
+  const bool seq = s.placement == "sequential", tasks = s.placement == "warp-tasks";
+  const double n = std::max(1u, s.span), k = std::max(1u, s.split);
+  const double threads = seq || tasks ? in.N0 / n : in.N0 / n * s.slaves * k;
+  const double warps = std::max(1.0, std::ceil(threads / 32));
+  // Loop steps one warp runs: its outer iterations' longest trip, spread
+  // over the slaves that share it (idle lanes are the steps some lanes skip).
+  double steps;
+  if (seq) steps = n * in.wait(std::min(32.0, double(in.B)));
+  else if (tasks) steps = n * in.T;                      // the warp's iterations dealt out 32 at a time
+  else steps = n * std::ceil(in.wait(s.o) / (s.slaves * k));
+  steps = std::max(1.0, steps);
+  // Per access and warp step: the sectors it touches, the 128-byte lines
+  // the load unit handles one per cycle (an uncoalesced load costs 32 of
+  // them even when it hits), and the sectors that come from DRAM: a run
+  // shorter than a sector along the loop reuses it on the next steps while
+  // the L1 holds the warps' runs (resident warps per SM x runs x 32 bytes).
+  const double lanesWithWork = std::min(s.lanes, std::max(1.0, in.T));
+  const double residentPerSm = std::min(warps / g.sms, double(g.threadsPerSm) / 32);
+  double dramBytesPerStep = 0, linesPerStep = 0, miss = 0, bytesPerStep = 0;
+  for (const LoopAccessCost &a : in.accesses) {
+    double runs = 1, runLen = 32, share = 1, reuse = 1;
+    switch (a.shape) {
+    case AccessShape::Coalesced: runs = 1; runLen = 32; break;
+    case AccessShape::ThreadContiguous: runs = a.alongLoop ? s.lanes : 1; runLen = s.o; break;
+    case AccessShape::LoopContiguous:
+      runs = a.acrossThreads ? s.o : 1;
+      runLen = lanesWithWork;
+      if (runLen * 4 < 32 && residentPerSm * runs * 32 <= kL1Bytes) reuse = 1 + kL1Reuse * (32 / (runLen * 4) - 1);
+      break;
+    case AccessShape::Strided: runs = 32; runLen = 1; break;
+    case AccessShape::Repeated: runs = 1; runLen = lanesWithWork; share = kCachedShare; break;
+    case AccessShape::Gather: runs = std::min(32.0, s.o * lanesWithWork); runLen = 1; share = kGatherShare; break;
+    }
+    const double sectors = runs * std::ceil(runLen * 4 / 32);
+    linesPerStep += runs * std::ceil(runLen * 4 / 128);
+    bytesPerStep += sectors * 32 * share / reuse;
+    if (share == 1) dramBytesPerStep += sectors * 32 / reuse;
+    miss = std::max(miss, share / reuse); // a step waits for its slowest load
+  }
+  // Steps are serial within a warp: each waits for its loads (DRAM latency
+  // for the share that misses, L1's otherwise), a few kept in flight; a CTE
+  // round adds its owner search and segmented combination to every step.
+  const double roundFactor = tasks ? 1 + 2 * log2of(32) / kInstrPerStep : 1;
+  const double resident = std::min(warps, double(g.sms) * g.threadsPerSm / 32);
+  const double stepLatencyUs = (g.latencyUs * miss + kL1LatencyUs) * roundFactor;
+  const double latencyUs = std::ceil(warps / resident) * steps * stepLatencyUs / kLoadsInFlight;
+  const double bytes = warps * steps * bytesPerStep;
+  const double bandwidthUs = bytes / (g.bandwidthGBs * 1000);
+  const double lsuUs = warps * steps * linesPerStep / (double(g.sms) * g.clockGhz * 1000);
+  // The critical path: the warp that holds the longest of all the rows runs
+  // its steps one after another, however many warps there are.
+  double criticalSteps = 0;
+  if (in.irregular) {
+    double longest = in.wait(in.N0);
+    criticalSteps = seq ? longest : tasks ? longest / 32 : std::ceil(longest / (s.slaves * k));
+  }
+  const double criticalUs = criticalSteps * stepLatencyUs / kLoadsInFlight;
+  const double memUs = std::max({latencyUs, bandwidthUs, lsuUs, criticalUs});
+  double instr = warps * steps * (kInstrPerStep + 2 * in.accesses.size()) * roundFactor;
+  const double issueUs = instr / issueRatePerUs(g);
+  // Combining: slaves' partial results once per outer iteration (shuffles on
+  // lanes, shared memory and a barrier per level on y); forking a loop to
+  // slaves broadcasts its live-in values and joins them after.
+  double combineInstr = 0;
+  if (!seq) {
+    double levels = log2of(s.slaves);
+    double perWarp = (in.reduces || in.scans ? levels * (s.placement == "y" ? 24 : 6) : 0) + (tasks ? 0 : 8);
+    if (in.scans) perWarp *= 2;
+    combineInstr = warps * n * perWarp;
+    if (in.localArrayBytes > 0) combineInstr += warps * n * 2 * in.localArrayBytes / 4 / 32; // the array through shared memory
+  }
+  const double combineUs = combineInstr / issueRatePerUs(g);
+  const double kernels = 1 + (k > 1 ? 1 : 0);
+  e.us = std::max(memUs, issueUs) + combineUs + kernels * g.kernelUs;
+  const char *bound = memUs == criticalUs  ? "bound by the warp with the longest row"
+                      : memUs == latencyUs ? "latency-bound: too few warps in flight for the steps each runs"
+                      : memUs == lsuUs  ? "load-unit-bound: uncoalesced lines"
+                                        : "bandwidth-bound";
+  e.why = human(warps) + " warps x " + human(steps) + " steps; " + human(bytes) + "B moved (" +
+          human(dramBytesPerStep) + "B from DRAM per warp step, " + human(linesPerStep) + " line(s)): " + us(memUs) +
+          " " + bound + "; issue " + us(issueUs) + (combineUs > 0.05 ? "; combining " + us(combineUs) : "") + "; " +
+          human(kernels) + " kernel(s)";
+  return e;
+}
+
+Estimate estimateDelayedRows(const LoopCostInput &in, const std::string &kind, unsigned L, const GpuTarget &g) {
+  // Rows of more than L iterations are delayed to a queue and run by a whole
+  // block (coalesced, balanced); the rest stay in their thread. Row lengths
+  // around the mean T: a share exp(-L/T) is long and holds (1 + L/T) of it of the work.
+  const double T = std::max(1.0, in.T);
+  const double longRows = in.irregular ? std::exp(-double(L) / T) : (T > L ? 1.0 : 0.0);
+  const double longWork = in.irregular ? std::min(1.0, (1 + L / T) * longRows) : longRows;
+  LoopCostInput shortIn = in;
+  shortIn.T = std::max(1.0, std::min<double>(L, T * (1 - longWork) / std::max(1e-9, 1 - longRows)));
+  shortIn.skew = in.irregular ? std::min(in.skew, 0.25) : 0; // capped at L: a warp waits for at most L
+  LoopShape seq{"sequential", 1, 1, 1, std::min(32.0, double(in.B)), 1};
+  Estimate shortPart = estimateLoop(shortIn, seq, g);
+  LoopCostInput longIn = in;
+  longIn.N0 = std::max(1.0, in.N0 * longRows);
+  longIn.T = longRows > 0 ? T * longWork / longRows : 0;
+  longIn.irregular = false;
+  LoopShape block{"lanes", 32, 1, 1, 1, 32};
+  Estimate longPart = longRows > 0 ? estimateLoop(longIn, block, g) : Estimate{0, ""};
+  double kernels = kind == "two-queues" ? 3 : kind == "global-buffer" ? 2 : 1;
+  double deviceLaunches = kind == "block-launch" ? std::min(in.N0 / in.B, in.N0 * longRows) : 0;
+  double queueUs = in.N0 * longRows / (double(g.sms) * 100); // an atomic per delayed row (~100 per us per SM)
+  Estimate e;
+  // estimateLoop counts one kernel's floor in each part; the kernels are counted here.
+  e.us = (shortPart.us - g.kernelUs) + std::max(0.0, longPart.us - g.kernelUs) + queueUs + kernels * g.kernelUs +
+         deviceLaunches * g.deviceLaunchUs;
+  e.why = percent(longRows) + " of the rows (" + percent(longWork) + " of the work) over " + std::to_string(L) +
+          " iterations delayed and run block-wide; the rest serial in their thread (" + us(shortPart.us - g.kernelUs) +
+          " + " + us(std::max(0.0, longPart.us - g.kernelUs)) + ")" +
+          (deviceLaunches > 0 ? "; " + human(deviceLaunches) + " device launches" : "") + "; " + human(kernels) +
+          " kernel(s)";
+  return e;
+}
+
+Estimate estimateMergePath(const LoopCostInput &in, const GpuTarget &g) {
+  // Rows and iterations split evenly over a persistent grid: every access
+  // coalesced along the merged path, no thread waits for a long row.
+  LoopCostInput flat = in;
+  flat.irregular = false;
+  const double persistent = double(g.sms) * g.threadsPerSm;
+  flat.T = (in.N0 * in.T + in.N0) / persistent * 32;
+  flat.N0 = persistent / 32;
+  LoopShape lanes{"lanes", 32, 1, 1, 1, 32};
+  Estimate e = estimateLoop(flat, lanes, g);
+  e.us += g.kernelUs + in.N0 / persistent * log2of(in.N0 + in.N0 * in.T) / 1000; // the merge kernel and its searches
+  e.why = "rows + iterations split evenly over " + human(persistent) + " threads: " + e.why + ", plus the merge kernel";
+  return e;
+}
+
+Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const GpuTarget &g) {
+  // Child work: `childBytes` per child thread, coalesced across a child grid;
+  // a child run serially in its parent thread walks it alone (a sector per
+  // element) and its warp waits for the longest child of 32.
+  const double work = in.P * in.C;
+  const double serial = work * s.serialShare;
+  const double parallel = work - serial;
+  const double wait = 1 + in.skew * log2of(32);
+  const double coalescedBytes = parallel * in.childBytes, serialBytes = serial * in.childBytes * 8 * wait;
+  const double bytes = coalescedBytes + serialBytes;
+  // Few parent threads walking long children serially are latency-bound.
+  const double serialWarps = std::max(1.0, in.P * (s.serialShare > 0 ? 1 : 0) / 32);
+  const double serialSteps = s.serialShare > 0 ? std::min(double(s.serialLimit ? s.serialLimit : in.C), in.C * wait) : 0;
+  const double serialLatencyUs = s.serialShare > 0 ? serialSteps * g.latencyUs / kLoadsInFlight *
+                                                         std::max(1.0, serialWarps / (double(g.sms) * g.threadsPerSm / 32))
+                                                   : 0;
+  const double memUs = std::max(bytes / (g.bandwidthGBs * 1000), serialLatencyUs);
+  const double launchUs = s.deviceLaunches * g.deviceLaunchUs;
+  const double searchUs = s.searchGroup > 1 ? parallel * log2of(s.searchGroup) * 4 / 32 / issueRatePerUs(g) : 0;
+  const double queueUs = s.queued / (double(g.sms) * 100);
+  Estimate e;
+  e.us = memUs + launchUs + searchUs + queueUs + s.kernels * g.kernelUs;
+  e.why = human(s.deviceLaunches) + " device launches x " + us(g.deviceLaunchUs) + " = " + us(launchUs) + "; " +
+          human(work) + " child threads' work, " + percent(s.serialShare) + " of it serial in parent threads: " +
+          us(memUs) + (searchUs > 0.05 ? "; parent search " + us(searchUs) : "") + "; " + human(s.kernels) +
+          " kernel(s)";
+  return e;
+}
+
+} // namespace nestor::mapping_detail

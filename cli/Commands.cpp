@@ -142,9 +142,9 @@ int runAnalyze(const std::optional<std::vector<std::string>> &compileFlags) {
     auto crash = runRecoveringCrashes([&] {
       AnalysisOptions opts;
       opts.flags = flagOptions(compileFlags);
-      // With a compile database: the kernels' launches in the project's other
+      // With the project's database (-p): the kernels' launches in its other
       // translation units (external_launches), from one index for every file.
-      std::string dbDir = databaseDirFor(file, opts.flags).value_or("");
+      std::string dbDir = opts.flags.compileCommandsDir.value_or("");
       if (!dbDir.empty() && !project) {
         project = std::make_unique<ProjectIndex>(dbDir, opts.flags);
         projectDir = dbDir;

@@ -147,12 +147,14 @@ int runRewrite(const std::optional<std::vector<std::string>> &compileFlags) {
   if (!BuildPath.empty()) opts.flags.compileCommandsDir = BuildPath.getValue();
   opts.flags.userFlags = compileFlags;
   opts.flags.gpuArch = GpuArch;
-  // With a compile database, the project's launch index (ProjectIndex.h):
-  // a kernel launched from another translation unit is rewritten with those
-  // launches, and every file it changes is written.
+  // With the project's compile database (-p), its launch index
+  // (ProjectIndex.h): a kernel launched from another translation unit is
+  // rewritten with those launches, and every file it changes is written. A
+  // database found upwards gives the flags only: indexing a whole project
+  // is what -p asks for.
   std::unique_ptr<ProjectIndex> project;
-  if (auto dbDir = databaseDirFor(file, opts.flags)) {
-    project = std::make_unique<ProjectIndex>(*dbDir, opts.flags);
+  if (opts.flags.compileCommandsDir) {
+    project = std::make_unique<ProjectIndex>(*opts.flags.compileCommandsDir, opts.flags);
     if (project->error().empty()) opts.project = project.get();
   }
   auto tu = analyzeFile(file, opts);

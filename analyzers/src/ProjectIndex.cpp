@@ -5,6 +5,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Index/USRGeneration.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -55,15 +56,62 @@ const IncludeList &includesOf(const std::string &file, std::map<std::string, Inc
   return cache.emplace(file, std::move(out)).first->second;
 }
 
-std::map<std::string, std::string> computeIncluders(const std::vector<std::string> &tus, const FlagOptions &flags) {
-  std::map<std::string, std::string> includer;
-  std::map<std::string, IncludeList> cache;
-  for (const std::string &tu : tus) {
-    auto cc = compileCommandFor(tu, flags);
-    if (!cc) {
-      llvm::consumeError(cc.takeError());
-      continue;
+// The project's own include directories of a database command: -I, -iquote
+// (nvcc's --include-path too), relative ones against the command's directory.
+// -isystem directories (toolkits, libraries) are not followed.
+std::vector<std::string> projectIncludeDirs(const clang::tooling::CompileCommand &cmd) {
+  std::vector<std::string> dirs;
+  const std::vector<std::string> &w = cmd.CommandLine;
+  for (size_t i = 0; i < w.size(); ++i) {
+    llvm::StringRef a(w[i]);
+    std::string d;
+    if ((a == "-I" || a == "-iquote" || a == "--include-path") && i + 1 < w.size()) d = w[++i];
+    else if (a.starts_with("--include-path=")) d = a.drop_front(15).str();
+    else if (a.starts_with("-I") && a.size() > 2) d = a.drop_front(2).str();
+    if (d.empty()) continue;
+    llvm::SmallString<256> p(d);
+    if (!llvm::sys::path::is_absolute(p)) {
+      p = cmd.Directory;
+      llvm::sys::path::append(p, d);
     }
+    dirs.push_back(absolute(p));
+  }
+  return dirs;
+}
+
+// header -> the first CUDA file of the database (in its order) that includes
+// it, directly or through other project files. One read of the database and
+// of each file's #include lines: cheap enough for every analysis of a file
+// without an entry (a project of 300 CUDA TUs: a few hundred small reads).
+std::map<std::string, std::string> computeIncluders(const std::string &dbDir) {
+  std::map<std::string, std::string> includer;
+  llvm::SmallString<256> dbFile(dbDir);
+  llvm::sys::path::append(dbFile, "compile_commands.json");
+  std::string error;
+  auto db = clang::tooling::JSONCompilationDatabase::loadFromFile(dbFile, error,
+                                                                  clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  if (!db) return includer;
+  std::map<std::string, IncludeList> cache;
+  std::set<std::string> ownEntries;
+  std::vector<clang::tooling::CompileCommand> cmds = db->getAllCompileCommands();
+  for (const auto &cmd : cmds) {
+    llvm::SmallString<256> p(cmd.Filename);
+    if (!llvm::sys::path::is_absolute(p)) {
+      p = cmd.Directory;
+      llvm::sys::path::append(p, cmd.Filename);
+    }
+    ownEntries.insert(absolute(p));
+  }
+  std::set<std::string> done;
+  for (const auto &cmd : cmds) {
+    llvm::SmallString<256> p(cmd.Filename);
+    if (!llvm::sys::path::is_absolute(p)) {
+      p = cmd.Directory;
+      llvm::sys::path::append(p, cmd.Filename);
+    }
+    std::string tu = absolute(p);
+    if (!isCudaSourcePath(tu) || !done.insert(tu).second) continue;
+    std::vector<std::string> includeDirs = projectIncludeDirs(cmd);
     std::set<std::string> seen{tu};
     std::deque<std::string> queue{tu};
     while (!queue.empty() && seen.size() < 4096) {
@@ -73,15 +121,15 @@ std::map<std::string, std::string> computeIncluders(const std::vector<std::strin
       for (const auto &[quoted, name] : includesOf(file, cache)) {
         std::vector<std::string> dirs;
         if (quoted) dirs.push_back(dir);
-        dirs.insert(dirs.end(), cc->includeDirs.begin(), cc->includeDirs.end());
+        dirs.insert(dirs.end(), includeDirs.begin(), includeDirs.end());
         for (const std::string &d : dirs) {
-          llvm::SmallString<256> p(d);
-          llvm::sys::path::append(p, name);
-          if (!llvm::sys::fs::is_regular_file(p)) continue;
-          std::string found = absolute(p);
+          llvm::SmallString<256> q(d);
+          llvm::sys::path::append(q, name);
+          if (!llvm::sys::fs::is_regular_file(q)) continue;
+          std::string found = absolute(q);
           if (seen.insert(found).second) {
             queue.push_back(found);
-            includer.emplace(found, tu);
+            if (!ownEntries.count(found)) includer.emplace(found, tu);
           }
           break;
         }
@@ -113,11 +161,9 @@ std::map<std::string, std::string> includersInDatabase(const std::string &dbDirI
   llvm::sys::path::append(dbFile, "compile_commands.json");
   llvm::sys::fs::file_status st;
   if (llvm::sys::fs::status(dbFile, st)) return {};
-  // The includers' own commands come from this database, never from an includer.
-  FlagOptions flags = flagsIn;
-  flags.compileCommandsDir = dbDir;
-  flags.includer.clear();
-  std::string key = flags.gpuArch + "\n" + flags.cudaPath + (flags.deviceSide ? "\nd" : "\nh");
+  // The includers are read from the database's commands; the flags do not change them.
+  (void)flagsIn;
+  std::string key;
   IncluderCache &c = includerCache();
   {
     std::lock_guard<std::mutex> l(c.mu);
@@ -125,14 +171,8 @@ std::map<std::string, std::string> includersInDatabase(const std::string &dbDirI
     if (it != c.byDatabase.end() && it->second.modified == st.getLastModificationTime() && it->second.flagsKey == key)
       return it->second.includers;
   }
-  // Computed outside the lock: it runs compileCommandFor for every file.
-  auto files = databaseFiles(dbDir);
-  if (!files) {
-    llvm::consumeError(files.takeError());
-    return {};
-  }
-  std::map<std::string, std::string> includers = computeIncluders(*files, flags);
-  for (const std::string &f : *files) includers.erase(f); // an entry of its own wins
+  // Computed outside the lock (it reads every CUDA file's #include lines).
+  std::map<std::string, std::string> includers = computeIncluders(dbDir);
   std::lock_guard<std::mutex> l(c.mu);
   c.byDatabase[dbDir] = {st.getLastModificationTime(), key, includers};
   return includers;

@@ -183,9 +183,11 @@ std::unique_ptr<DocumentWorker> Server::makeWorker(const proto::URIForFile &uri)
   return w;
 }
 
-ProjectIndex *Server::projectFor(const std::string &file) {
-  std::optional<std::string> dir = databaseDirFor(file, flags_);
-  if (!dir) return nullptr;
+ProjectIndex *Server::projectFor(const std::string &) {
+  // The database the client names (compileCommandsDir): one found upwards
+  // gives the flags, but indexing a whole project is asked for by naming it.
+  std::optional<std::string> dir = flags_.compileCommandsDir;
+  if (!dir || dir->empty()) return nullptr;
   auto it = projects_.find(*dir);
   if (it == projects_.end()) {
     // One background thread: the index never competes with the documents' analyses for every core.

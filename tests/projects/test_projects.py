@@ -183,6 +183,25 @@ class SplitLaunch(ProjectCase):
         self.check_golden("split_launch.np", ["src/kernels.cu", "src/main.cu"])
         self.nvcc_build()
 
+    def test_a_failed_write_restores_the_files_already_written(self):
+        """All or none: the second file cannot be replaced (it became a
+        directory while the first was being written), so the first gets its
+        text back and nothing changed."""
+        at = str(line_of(self.path("src/kernels.cu"), "for (int c = 0"))
+        kernels_before = self.read("src/kernels.cu")
+        env = dict(os.environ, NESTOR_TEST_PAUSE_BEFORE_RENAME_MS="2000")
+        p = subprocess.Popen([NESTOR, "rewrite", "-p", "build", self.path("src/kernels.cu"), "--at", at, "--apply", "np",
+                              "-i"], cwd=self.root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        first = p.stderr.readline()  # "nestor: paused before renaming .../kernels.cu.nestor-XXXXXX.tmp"
+        self.assertIn("kernels.cu", first)
+        os.remove(self.path("src/main.cu"))
+        os.mkdir(self.path("src/main.cu"))
+        out, err = p.communicate(timeout=300)
+        self.assertEqual(p.returncode, 2, err)
+        self.assertIn("main.cu", err)
+        self.assertIn("restored", err)
+        self.assertEqual(self.read("src/kernels.cu"), kernels_before)
+
     def test_subwarp_on_the_irregular_loop_rewrites_both_files_and_they_build(self):
         at = str(line_of(self.path("src/kernels.cu"), "for (int e = begin"))
         rc, out, err = run("rewrite", self.path("src/kernels.cu"), "--at", at, "--apply", "subwarp", "-i", cwd=self.root)

@@ -9,6 +9,7 @@
 #include "nestor/MappingAdvisor.h"
 #include "nestor/ResourceUsage.h"
 #include "nestor/ModelJson.h"
+#include "nestor/ProjectIndex.h"
 #include "nestor/Rule.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -130,6 +131,8 @@ int runAnalyze(const std::optional<std::vector<std::string>> &compileFlags) {
   int rc = 0;
   json::Array models;
   bool anyInternalError = false;
+  std::unique_ptr<ProjectIndex> project;
+  std::string projectDir;
   for (const std::string &file : Inputs) {
     // The analysis and the mapping advice run under crash recovery: a crash
     // is reported for this file and the next one is analysed (exit code 4).
@@ -139,6 +142,15 @@ int runAnalyze(const std::optional<std::vector<std::string>> &compileFlags) {
     auto crash = runRecoveringCrashes([&] {
       AnalysisOptions opts;
       opts.flags = flagOptions(compileFlags);
+      // With the project's database (-p): the kernels' launches in its other
+      // translation units (external_launches), from one index for every file.
+      std::string dbDir = opts.flags.compileCommandsDir.value_or("");
+      if (!dbDir.empty() && !project) {
+        project = std::make_unique<ProjectIndex>(dbDir, opts.flags);
+        projectDir = dbDir;
+        if (!project->error().empty()) project.reset();
+      }
+      if (project && dbDir == projectDir) opts.project = project.get();
       auto analysed = analyzeFile(file, opts);
       if (!analysed) {
         failed = toString(analysed.takeError());

@@ -1,6 +1,7 @@
 #include "LintInputs.h"
 
 #include "nestor/Analysis.h"
+#include "nestor/ProjectIndex.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -97,69 +98,6 @@ void expandInputs(const std::vector<std::string> &inputs, std::vector<Input> &fi
   }
 }
 
-// The #include names of a file: (quoted, name).
-const std::vector<std::pair<bool, std::string>> &includesOf(const std::string &file,
-                                                            std::map<std::string, std::vector<std::pair<bool, std::string>>> &cache) {
-  auto it = cache.find(file);
-  if (it != cache.end()) return it->second;
-  std::vector<std::pair<bool, std::string>> out;
-  if (auto buf = MemoryBuffer::getFile(file, /*IsText=*/true)) {
-    SmallVector<StringRef, 0> lines;
-    (*buf)->getBuffer().split(lines, '\n');
-    for (StringRef line : lines) {
-      line = line.ltrim();
-      if (!line.consume_front("#")) continue;
-      line = line.ltrim();
-      if (!line.consume_front("include")) continue;
-      line = line.ltrim();
-      if (line.empty() || (line[0] != '"' && line[0] != '<')) continue;
-      char close = line[0] == '"' ? '"' : '>';
-      size_t end = line.find(close, 1);
-      if (end == StringRef::npos) continue;
-      out.emplace_back(close == '"', line.slice(1, end).str());
-    }
-  }
-  return cache.emplace(file, std::move(out)).first->second;
-}
-
-// header -> the first database file (in the database's order) that includes
-// it, directly or through other project headers.
-std::map<std::string, std::string> includerMap(const std::vector<std::string> &tus, const FlagOptions &flags) {
-  std::map<std::string, std::string> includer;
-  std::map<std::string, std::vector<std::pair<bool, std::string>>> cache;
-  for (const std::string &tu : tus) {
-    auto cc = compileCommandFor(tu, flags);
-    if (!cc) {
-      consumeError(cc.takeError());
-      continue;
-    }
-    std::set<std::string> seen{tu};
-    std::deque<std::string> queue{tu};
-    while (!queue.empty() && seen.size() < 4096) {
-      std::string file = queue.front();
-      queue.pop_front();
-      std::string dir = sys::path::parent_path(file).str();
-      for (const auto &[quoted, name] : includesOf(file, cache)) {
-        std::vector<std::string> dirs;
-        if (quoted) dirs.push_back(dir);
-        dirs.insert(dirs.end(), cc->includeDirs.begin(), cc->includeDirs.end());
-        for (const std::string &d : dirs) {
-          SmallString<256> p(d);
-          sys::path::append(p, name);
-          if (!sys::fs::is_regular_file(p)) continue;
-          std::string found = absolute(p);
-          if (seen.insert(found).second) {
-            queue.push_back(found);
-            includer.emplace(found, tu);
-          }
-          break;
-        }
-      }
-    }
-  }
-  return includer;
-}
-
 } // namespace
 
 LintInputs planLintInputs(const LintInputOptions &opts) {
@@ -216,7 +154,7 @@ LintInputs planLintInputs(const LintInputOptions &opts) {
   std::optional<std::map<std::string, std::string>> includers;
   auto includerOf = [&](const std::string &abs) -> std::string {
     if (dbFiles.empty()) return "";
-    if (!includers) includers = includerMap(dbFiles, opts.flags);
+    if (!includers) includers = includersInDatabase(opts.databaseDir, opts.flags);
     auto it = includers->find(abs);
     return it == includers->end() ? "" : it->second;
   };
@@ -239,7 +177,7 @@ LintInputs planLintInputs(const LintInputOptions &opts) {
       r.targets.back().display = relativeToCwd(f);
     }
     if (headerFilter) {
-      if (!includers) includers = includerMap(dbFiles, opts.flags);
+      if (!includers) includers = includersInDatabase(opts.databaseDir, opts.flags);
       for (const auto &[header, tu] : *includers) {
         if (inDb.count(header) || !isCudaSourcePath(header) || !headerMatches(header)) continue;
         if (excluded(header)) {

@@ -6,11 +6,13 @@
 // of the function) is looked up in the new text. That logic is
 // composeRewrites() (nestor/planner/Compose.h), shared with `nestor profile`.
 #include "Commands.h"
+#include "MultiFileWrite.h"
 #include "Options.h"
 
 #include "nestor/Analysis.h"
 #include "nestor/Config.h"
 #include "nestor/MappingAdvisor.h"
+#include "nestor/ProjectIndex.h"
 #include "nestor/Rewrite.h"
 #include "nestor/RefusalText.h"
 #include "nestor/planner/Compose.h"
@@ -69,6 +71,49 @@ int printDiff(const std::string &file, const std::string &before, const std::str
   return rc == 0 || rc == 1 ? 0 : 2;
 }
 
+// A rewrite that changes several files: --diff prints each file's diff, -i
+// writes them all or none; the file alone (stdout, -o) would be half of it.
+int writeProjectRewrite(const AnalyzedTU &tu, ProjectIndex &project, const FileReplacements &files) {
+  std::map<std::string, FileChange> changes;
+  for (const auto &[path, reps] : files) {
+    std::string before;
+    if (path == tu.mainFile()) {
+      before = tu.mainFileText().str();
+    } else {
+      std::shared_ptr<const AnalyzedTU> unit = project.unit(path);
+      if (!unit) {
+        errs() << "nestor rewrite: " << path << ": cannot be read again\n";
+        return 2;
+      }
+      before = unit->mainFileText().str();
+    }
+    auto after = clang::tooling::applyAllReplacements(before, reps);
+    if (!after) {
+      errs() << "nestor rewrite: " << path << ": " << toString(after.takeError()) << "\n";
+      return 1;
+    }
+    changes[path] = {before, *after};
+  }
+  if (RewriteDiff) {
+    int rc = 0;
+    for (const auto &[path, c] : changes) rc = std::max(rc, printDiff(path, c.before, c.after));
+    return rc;
+  }
+  if (RewriteInPlace) {
+    if (auto err = writeFilesAllOrNone(changes)) {
+      errs() << "nestor rewrite: " << toString(std::move(err)) << "\n";
+      return 2;
+    }
+    for (const auto &[path, c] : changes) outs() << "rewrote " << path << "\n";
+    return 0;
+  }
+  std::string names;
+  for (const auto &[path, c] : changes) names += " " + path;
+  errs() << "nestor rewrite: the rewrite changes " << changes.size() << " files (" << names.substr(1)
+         << "): use -i to write them all, or --diff\n";
+  return 2;
+}
+
 } // namespace
 
 int runRewrite(const std::optional<std::vector<std::string>> &compileFlags) {
@@ -104,6 +149,16 @@ int runRewrite(const std::optional<std::vector<std::string>> &compileFlags) {
   if (!BuildPath.empty()) opts.flags.compileCommandsDir = BuildPath.getValue();
   opts.flags.userFlags = compileFlags;
   opts.flags.gpuArch = GpuArch;
+  // With the project's compile database (-p), its launch index
+  // (ProjectIndex.h): a kernel launched from another translation unit is
+  // rewritten with those launches, and every file it changes is written. A
+  // database found upwards gives the flags only: indexing a whole project
+  // is what -p asks for.
+  std::unique_ptr<ProjectIndex> project;
+  if (opts.flags.compileCommandsDir) {
+    project = std::make_unique<ProjectIndex>(*opts.flags.compileCommandsDir, opts.flags);
+    if (project->error().empty()) opts.project = project.get();
+  }
   auto tu = analyzeFile(file, opts);
   if (!tu) {
     errs() << "error: " << toString(tu.takeError()) << "\n";
@@ -153,6 +208,26 @@ int runRewrite(const std::optional<std::vector<std::string>> &compileFlags) {
       return 2;
     }
     chain.push_back(r);
+  }
+
+  // One rewrite whose edits reach other files (launches in the project):
+  // applied here, every file written all or none.
+  if (chain.size() == 1 && opts.project) {
+    if (auto target = targetAtLine((*tu)->model(), chain[0]->targetKind(), line)) {
+      auto resolved = resolveParams(*chain[0], given);
+      if (!resolved) {
+        errs() << "nestor rewrite: " << toString(resolved.takeError()) << "\n";
+        return 2;
+      }
+      if (chain[0]->prepare(**tu, *target, *resolved).applies) {
+        auto files = chain[0]->applyAcrossFiles(**tu, *target, *resolved);
+        if (!files) {
+          errs() << "nestor rewrite: " << chain[0]->id() << ": " << toString(files.takeError()) << "\n";
+          return 1;
+        }
+        if (files->size() > 1) return writeProjectRewrite(**tu, *project, *files);
+      }
+    }
   }
 
   std::vector<ComposeStep> steps;

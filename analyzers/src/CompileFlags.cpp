@@ -1,4 +1,5 @@
 #include "nestor/CompileFlags.h"
+#include "nestor/ProjectIndex.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
@@ -243,9 +244,11 @@ CompileCommand finish(const std::string &file, std::vector<std::string> flags,
   cc.args.push_back(NESTOR_CLANG_DRIVER);
   cc.args.push_back("-x");
   cc.args.push_back("cuda");
-  // One parse, on the host side: clang parses __device__ and __global__ bodies
-  // there too, and one job is what a tool can keep an AST of.
-  cc.args.push_back("--cuda-host-only");
+  // One parse, one job (what a tool can keep an AST of): the host side, where
+  // clang parses __device__ and __global__ bodies too; the device side when
+  // the file tests __CUDA_ARCH__ (Frontend.cpp), so its kernels are read as
+  // the GPU compiles them.
+  cc.args.push_back(opts.deviceSide ? "--cuda-device-only" : "--cuda-host-only");
   cc.args.push_back("-fsyntax-only");
   cc.args.push_back("-resource-dir=" NESTOR_CLANG_RESOURCE_DIR);
   bool hasArch = false, hasRdc = false, hasCudaPath = false;
@@ -420,8 +423,12 @@ llvm::Expected<CompileCommand> compileCommandFor(const std::string &file, const 
       // A header (or a .cu a wrapper includes) has no entry of its own: the
       // command of a database file that includes it, as clangd does.
       std::string includer;
-      if (cmds.empty() && !opts.includer.empty()) {
-        llvm::SmallString<256> inc(opts.includer);
+      std::string foundIncluder = opts.includer;
+      // No includer given: the database file that includes it (ProjectIndex.h),
+      // so analyze, rewrite and the language server use it as lint does.
+      if (cmds.empty() && foundIncluder.empty()) foundIncluder = includerInDatabase(*dbDir, std::string(abs), opts);
+      if (cmds.empty() && !foundIncluder.empty()) {
+        llvm::SmallString<256> inc(foundIncluder);
         llvm::sys::fs::make_absolute(inc);
         cmds = db->getCompileCommands(inc);
         if (!cmds.empty()) includer = std::string(inc);
@@ -482,6 +489,12 @@ llvm::Expected<CompileCommand> compileCommandFor(const std::string &file, const 
     return finish(file, std::move(flags), std::move(dropped), "flags after --", "", opts);
   }
   return finish(file, {}, {}, "default flags", "", opts);
+}
+
+std::optional<std::string> databaseDirFor(const std::string &file, const FlagOptions &opts) {
+  if (opts.compileCommandsDir) return opts.compileCommandsDir;
+  if (opts.userFlags) return std::nullopt;
+  return findDatabaseDirUpwards(file);
 }
 
 llvm::Expected<std::vector<std::string>> databaseFiles(const std::string &dir) {

@@ -2,6 +2,7 @@
 // stays alive for the lifetime of the AnalyzedTU (as clangd's ParsedAST does).
 #include "nestor/Analysis.h"
 #include "nestor/Pragma.h"
+#include "nestor/ProjectIndex.h"
 #include "ModelBuilder.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -268,7 +269,14 @@ analyzeFile(const std::string &pathIn, const AnalysisOptions &opts, PreambleCach
     parsed->ownedText = std::move(*buf);
   }
 
-  auto command = compileCommandFor(path, opts.flags);
+  // The device side of the compilation when the file tests __CUDA_ARCH__:
+  // there its kernels are what the GPU runs (a device-only path and its
+  // launches), not the host fallback. Found by a search of the text, so a
+  // file that never tests it is parsed once, on the host side, as before.
+  FlagOptions flags = opts.flags;
+  flags.deviceSide = opts.side == AnalysisOptions::Side::Device ||
+                     (opts.side == AnalysisOptions::Side::Auto && parsed->ownedText->getBuffer().contains("__CUDA_ARCH__"));
+  auto command = compileCommandFor(path, flags);
   if (!command) return command.takeError();
 
   std::vector<const char *> argv;
@@ -400,8 +408,19 @@ analyzeFile(const std::string &pathIn, const AnalysisOptions &opts, PreambleCach
   tu->model_.usedFallbackCudaHeaders = command->fallbackCudaHeaders;
   tu->model_.parseDiagnostics = parsed->diags.diags;
   tu->model_.pragmas = parsed->pragmas;
+  tu->model_.compilationSide = flags.deviceSide ? "device" : "host";
   tu->parsed_ = std::move(parsed);
+  tu->project_ = opts.project;
   buildModel(*tu);
+  if (opts.project) {
+    // Every host launch of each kernel in the project's other translation units.
+    for (Kernel &k : tu->model_.kernels) {
+      if (!k.isGlobal) continue;
+      std::string key = kernelIndexKey(tu->functionDecl(k.name));
+      for (IndexedLaunch &l : opts.project->hostLaunchesOf(key, opts.waitForProject))
+        if (l.file != path) k.externalLaunches.push_back({l.file, std::move(l.site)});
+    }
+  }
   return tu;
 }
 

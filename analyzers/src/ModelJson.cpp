@@ -199,6 +199,13 @@ Value toJSON(const Kernel &k) {
   for (int id : k.loops) loops.push_back(id);
   o["launched_by"] = std::move(lb);
   o["loops"] = std::move(loops);
+  if (!k.externalLaunches.empty()) {
+    Array ext;
+    for (const ExternalLaunch &el : k.externalLaunches)
+      ext.push_back(Object{{"file", el.file}, {"line", el.site.span.begin.line}, {"grid", el.site.grid},
+                           {"block", el.site.block}, {"parent", el.site.parent}});
+    o["external_launches"] = std::move(ext);
+  }
   return o;
 }
 
@@ -222,7 +229,8 @@ Value toJSON(const FileModel &m) {
                 {"pragmas", std::move(pragmas)},
                 {"parse_errors", std::move(errors)},
                 {"dropped_flags", strings(m.droppedFlags)},
-                {"fallback_cuda_headers", m.usedFallbackCudaHeaders}};
+                {"fallback_cuda_headers", m.usedFallbackCudaHeaders},
+                {"compilation_side", m.compilationSide}};
 }
 
 } // namespace nestor

@@ -77,7 +77,21 @@ public:
                                                      const RewriteParams &p) const override {
     loops::NpPlan plan = loops::planNp(tu, t, config(tu, t, p));
     if (!plan.ok) return llvm::createStringError("np: %s", plan.reason.c_str());
+    // Launches in other files must change too: the analysed file's edits
+    // alone would launch the rewritten kernel with its old block.
+    if (!plan.otherFiles.empty())
+      return llvm::createStringError("np: the kernel is launched from %s too; its launches there change with it "
+                                     "(apply it to the project: applyAcrossFiles)",
+                                     plan.otherFiles.begin()->first.c_str());
     return plan.edits;
+  }
+  llvm::Expected<FileReplacements> applyAcrossFiles(const AnalyzedTU &tu, const RewriteTarget &t,
+                                                    const RewriteParams &p) const override {
+    loops::NpPlan plan = loops::planNp(tu, t, config(tu, t, p));
+    if (!plan.ok) return llvm::createStringError("np: %s", plan.reason.c_str());
+    FileReplacements out = std::move(plan.otherFiles);
+    out[tu.mainFile()] = std::move(plan.edits);
+    return out;
   }
 };
 } // namespace

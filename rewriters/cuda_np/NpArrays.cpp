@@ -106,6 +106,9 @@ bool NpPlanner::planArrays() {
 std::string NpPlanner::globalPoolBlocker() const {
   if (fd_->getPreviousDecl() || fd_->isTemplateInstantiation() || fd_->getDescribedFunctionTemplate())
     return "the kernel is a template or declared more than once, and the pool is a new kernel parameter";
+  if (!external_.empty())
+    return "the kernel is launched from another file (" + external_.front().where +
+           "): the pool is a new kernel parameter, added only at launches in the kernel's own file";
   for (int id : kernel_->launchedBy) {
     const CUDAKernelCallExpr *call = tu_.launchExpr(id);
     if (!call || !call->getConfig()) return "a launch of the kernel is not visible";

@@ -2,6 +2,10 @@
 // which loops are distributed, and what the callees may not do.
 #include "NpPlanner.h"
 
+#include "nestor/ProjectIndex.h"
+
+#include "llvm/Support/Path.h"
+
 namespace nestor::loops {
 
 bool NpPlanner::checkKernelAndLaunches() {
@@ -13,9 +17,10 @@ bool NpPlanner::checkKernelAndLaunches() {
   if (!k.cooperativeGroups.empty())
     return fail("the kernel uses cooperative groups: CUDA-NP changes the block shape", k.cooperativeGroups.front().span);
   if (!k.deviceSyncs.empty()) return fail("the kernel synchronises with child launches", k.deviceSyncs.front().span);
-  if (k.launchedBy.empty())
+  if (k.launchedBy.empty() && k.externalLaunches.empty())
     return fail("kernel '" + k.name + "' has no host launch in this file (it is launched from another translation "
-                "unit): CUDA-NP must enlarge the block of every launch", k.nameSpan);
+                "unit; with a compile database, -p, Nestor finds its launches in the project): CUDA-NP must enlarge "
+                "the block of every launch", k.nameSpan);
   unsigned S = cfg_.slaves;
   unsigned limit = 1024;
   if (k.launchBoundsMaxThreadsValue) limit = std::min<unsigned>(limit, unsigned(*k.launchBoundsMaxThreadsValue));
@@ -73,6 +78,55 @@ bool NpPlanner::checkKernelAndLaunches() {
                     lineOf(ls.span) + " differs)", ls.blockSpan);
       agree = false;
     }
+  }
+  // Launches in other translation units (the project index): the same
+  // checks on that file's AST; their block must be a compile-time constant
+  // (a run-time block is reshaped by the runtime only in the kernel's file).
+  for (const ExternalLaunch &el : k.externalLaunches) {
+    std::string where = llvm::sys::path::filename(el.file).str() + ":" + std::to_string(el.site.span.begin.line);
+    std::shared_ptr<const AnalyzedTU> unit = tu_.project() ? tu_.project()->unit(el.file) : nullptr;
+    const CUDAKernelCallExpr *call = unit ? unit->launchExpr(el.site.id) : nullptr;
+    const LaunchSite *ls = unit && size_t(el.site.id) < unit->model().launches.size()
+                               ? &unit->model().launches[size_t(el.site.id)] : nullptr;
+    if (!call || !ls || ls->child != k.name || ls->span.begin.offset != el.site.span.begin.offset)
+      return fail("the launch of '" + k.name + "' at " + where + " could not be analysed again as the project index "
+                  "recorded it (the file changed since): CUDA-NP must enlarge the block of every launch", k.nameSpan);
+    if (!call->getConfig() || call->getConfig()->getNumArgs() < 2)
+      return fail("the launch at " + where + " has no block expression", k.nameSpan);
+    const SourceManager &sm = unit->sourceManager();
+    for (unsigned i = 0; i < 2; ++i) {
+      const Expr *e = call->getConfig()->getArg(i);
+      CharSourceRange written = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(e->getSourceRange()), sm,
+                                                          unit->langOptions());
+      if (written.isInvalid())
+        return fail("the " + std::string(i ? "block" : "grid") + " of the launch at " + where +
+                        " is written inside a macro's body: rewriting it would change every use of the macro",
+                    k.nameSpan);
+    }
+    auto b = constantBlock(*unit, el.site.id);
+    if (!b)
+      return fail("the block size of the launch at " + where + " ('" + ls->block +
+                      "') is not a compile-time constant: a run-time block is enlarged only at launches in the "
+                      "kernel's own file",
+                  k.nameSpan);
+    if (tooBig.empty() && b->threads() * S > 1024) {
+      tooBig = "the launch at " + where + " has " + std::to_string(b->threads()) + " threads per block; with " +
+               std::to_string(S) + " slaves that is " + std::to_string(b->threads() * S) + " > 1024";
+      tooBigAt = k.nameSpan;
+    } else if (tooBig.empty() && b->threads() * S > limit) {
+      tooBig = "the enlarged block (" + std::to_string(b->threads() * S) + " threads) exceeds __launch_bounds__(" +
+               std::to_string(*k.launchBoundsMaxThreadsValue) + ") of '" + k.name + "'";
+      tooBigAt = k.nameSpan;
+    }
+    if (!block_ && agree && k.launchedBy.empty() && external_.empty()) {
+      block_ = b;
+    } else if (!block_ || !(*block_ == *b)) {
+      if (!cfg_.intra)
+        return fail("inter-warp NP needs the same block shape at every launch of '" + k.name + "' (" + where +
+                        " differs)", k.nameSpan);
+      agree = false;
+    }
+    external_.push_back({el.file, unit, el.site.id, *b, where});
   }
   if (!agree) block_.reset();
   masters_ = block_ ? block_->threads() : 0;

@@ -3,6 +3,7 @@
 // loops) and the `subwarp` rewrite (map/reduce loops as for_each_index).
 // The planner's phases: NpPlanner.h.
 #pragma once
+#include <map>
 #include "nestor/Rewrite.h"
 
 #include <string>
@@ -32,6 +33,9 @@ struct NpPlan {
   std::string reason;
   SourceSpan blocker;
   clang::tooling::Replacements edits;
+  /// Edits of the launches in other translation units of the project
+  /// (Kernel::externalLaunches), by file.
+  std::map<std::string, clang::tooling::Replacements> otherFiles;
   std::string note; ///< what else changes, for the user (e.g. the launch is reshaped); "" when nothing
 };
 NpPlan planNp(const AnalyzedTU &tu, const RewriteTarget &t, const NpConfig &cfg);

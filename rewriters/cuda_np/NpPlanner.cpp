@@ -107,6 +107,23 @@ bool NpPlanner::plan() {
                          std::to_string(poolBytesPerMaster_) + ", \"" + kernel_->name + "\")");
     }
   }
+  // Launches in other files of the project: the same enlarged block, written there.
+  for (const ExternalLaunchPlan &el : external_) {
+    const CUDAKernelCallExpr *call = el.unit->launchExpr(el.id);
+    const LaunchSite &ls = el.unit->model().launches[size_t(el.id)];
+    const ASTContext &ctx = el.unit->astContext();
+    BlockShape b = reshape_ > 1 ? BlockShape{masters_, 1, 1} : el.block;
+    std::string nb = cfg_.intra ? "dim3(" + std::to_string(b.x * S) + ", " + std::to_string(b.y) + ", " + std::to_string(b.z) + ")"
+                                : "dim3(" + std::to_string(b.threads()) + ", " + std::to_string(S) + ", 1)";
+    EditSet &set = otherEdits_.try_emplace(el.file, *el.unit).first->second;
+    set.add(ls.blockSpan.begin.offset, ls.blockSpan.end.offset, nb + " /* " + cfg_.label + ", was " + ls.block + " */");
+    if (reshape_ > 1) {
+      std::string grid = "nestor::np::reshape_grid(" + textOf(call->getConfig()->getArg(0), ctx) + ", " +
+                         std::to_string(reshape_) + ")";
+      set.add(ls.gridSpan.begin.offset, ls.gridSpan.end.offset, grid + " /* was " + ls.grid + " */");
+      set.addInclude(includeReplacement(*el.unit, "nestor/np.cuh"));
+    }
+  }
   if (poolBytesPerMaster_ && !addPoolParameter()) return false;
   auto inc = includeReplacement(tu_, "nestor/np.cuh");
   edits_.push_back({inc.getOffset(), 0, inc.getReplacementText().str(), false, false, EditSet::kIncludeRank});

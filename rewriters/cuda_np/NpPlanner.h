@@ -27,6 +27,7 @@
 #include "clang/Basic/SourceManager.h"
 
 #include <map>
+#include <memory>
 #include <set>
 
 namespace nestor::loops {
@@ -87,10 +88,24 @@ public:
       return out;
     }
     out.edits = std::move(*merged);
+    for (const auto &[file, set] : otherEdits_) {
+      auto other = set.replacements();
+      if (!other) {
+        out.reason = "internal error: overlapping edits in " + file + " (" + llvm::toString(other.takeError()) + ")";
+        return out;
+      }
+      out.otherFiles[file] = std::move(*other);
+    }
     out.ok = true;
     if (reshape_ > 1)
       out.note = "reshapes the launch: " + std::to_string(reshape_) + "x the blocks, " + std::to_string(masters_) +
                  " masters per block";
+    if (!external_.empty()) {
+      std::string where;
+      for (const ExternalLaunchPlan &el : external_) where += (where.empty() ? "" : ", ") + el.where;
+      out.note += std::string(out.note.empty() ? "" : "; ") + "also rewrites the launch" +
+                  (external_.size() > 1 ? "es at " : " at ") + where;
+    }
     return out;
   }
 
@@ -115,6 +130,17 @@ private:
   unsigned masters_ = 0; // masters per block (the original block's threads unless reshaped); 0: blocks differ
   unsigned limit_ = 1024; // threads per block allowed: 1024 or __launch_bounds__
   std::set<int> runtimeBlocks_; // launches whose block is known only at run time (enlarged by the runtime)
+  /// A host launch of the kernel in another translation unit of the project
+  /// (Kernel::externalLaunches): that unit's AST, its launch, its constant block.
+  struct ExternalLaunchPlan {
+    std::string file;
+    std::shared_ptr<const AnalyzedTU> unit;
+    int id;
+    BlockShape block;
+    std::string where; ///< "file.cu:LINE"
+  };
+  std::vector<ExternalLaunchPlan> external_;
+  std::map<std::string, EditSet> otherEdits_; // the edits of external_'s files
   std::map<const ForStmt *, const LoopSite *> parallel_;
   std::map<const VarDecl *, bool> masterOnly_; // locals declared at the top level
   std::set<const VarDecl *> liveInAnywhere_;   // outer locals read by some parallel loop

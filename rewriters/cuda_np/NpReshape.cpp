@@ -13,6 +13,8 @@
 // original block together, and no callee reads blockIdx or gridDim.
 #include "NpPlanner.h"
 
+#include "llvm/Support/Path.h"
+
 namespace nestor::loops {
 
 namespace {
@@ -54,6 +56,10 @@ std::string NpPlanner::reshapeBlocker() const {
     if (!ls.sharedMem.empty() && ls.sharedMem != "0")
       return "the launch at " + lineOf(ls.span) + " passes dynamic shared memory sized for the original block";
   }
+  for (const ExternalLaunch &el : k.externalLaunches)
+    if (!el.site.sharedMem.empty() && el.site.sharedMem != "0")
+      return "the launch at " + llvm::sys::path::filename(el.file).str() + ":" + std::to_string(el.site.span.begin.line) +
+             " passes dynamic shared memory sized for the original block";
   // Every x component of a thread id must sit in the global index sum.
   std::string blocker;
   std::set<const DeclRefExpr *> inComponents;

@@ -62,7 +62,21 @@ public:
                                                      const RewriteParams &p) const override {
     loops::NpPlan plan = loops::planNp(tu, t, config(p));
     if (!plan.ok) return llvm::createStringError("subwarp: %s", plan.reason.c_str());
+    // Launches in other files must change too: the analysed file's edits
+    // alone would launch the rewritten kernel with its old block.
+    if (!plan.otherFiles.empty())
+      return llvm::createStringError("subwarp: the kernel is launched from %s too; its launches there change with it "
+                                     "(apply it to the project: applyAcrossFiles)",
+                                     plan.otherFiles.begin()->first.c_str());
     return plan.edits;
+  }
+  llvm::Expected<FileReplacements> applyAcrossFiles(const AnalyzedTU &tu, const RewriteTarget &t,
+                                                    const RewriteParams &p) const override {
+    loops::NpPlan plan = loops::planNp(tu, t, config(p));
+    if (!plan.ok) return llvm::createStringError("subwarp: %s", plan.reason.c_str());
+    FileReplacements out = std::move(plan.otherFiles);
+    out[tu.mainFile()] = std::move(plan.edits);
+    return out;
   }
 };
 } // namespace

@@ -1,6 +1,7 @@
 // Code actions from an ActionIndex, and codeAction/resolve (CodeActions.h).
 #include "CodeActions.h"
 
+#include "nestor/ProjectIndex.h"
 #include "nestor/Rewrite.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -352,12 +353,30 @@ llvm::Expected<Value> resolveCodeAction(const Snapshot &s, const Value &actionIn
   if (!resolved) return lspError(proto::ErrorCode::InvalidParams, llvm::toString(resolved.takeError()));
   Applicability a = r->prepare(*s.tu, t, *resolved);
   if (!a.applies) return lspError(proto::ErrorCode::RequestFailed, r->title(*resolved) + " no longer applies: " + a.reason);
-  auto reps = r->apply(*s.tu, t, *resolved);
-  if (!reps) return lspError(proto::ErrorCode::RequestFailed, r->title(*resolved) + " failed: " + llvm::toString(reps.takeError()));
+  auto files = r->applyAcrossFiles(*s.tu, t, *resolved);
+  if (!files) return lspError(proto::ErrorCode::RequestFailed, r->title(*resolved) + " failed: " + llvm::toString(files.takeError()));
   VersionedEdit e{*documentUri, s.version, {}};
-  for (const TextEdit &te : toTextEdits(*s.tu, *reps)) e.edits.push_back(lspEdit(s, te));
+  if (auto own = files->find(s.tu->mainFile()); own != files->end())
+    for (const TextEdit &te : toTextEdits(*s.tu, own->second)) e.edits.push_back(lspEdit(s, te));
+  // Launches in other files of the project (the project index): one
+  // WorkspaceEdit spans them all, at the texts the rewrite was computed on.
+  std::vector<VersionedEdit> others;
+  for (const auto &[file, reps] : *files) {
+    if (file == s.tu->mainFile()) continue;
+    std::shared_ptr<const AnalyzedTU> unit = s.tu->project() ? s.tu->project()->unit(file) : nullptr;
+    if (!unit) return lspError(proto::ErrorCode::RequestFailed, r->title(*resolved) + " failed: " + file + " cannot be read");
+    llvm::StringRef text = unit->mainFileText();
+    LineIndex lines(text);
+    auto uri = proto::URIForFile::fromFile(file);
+    if (!uri) return lspError(proto::ErrorCode::RequestFailed, llvm::toString(uri.takeError()));
+    VersionedEdit other{*uri, -1, {}};
+    for (const TextEdit &te : toTextEdits(*unit, reps))
+      other.edits.push_back(proto::TextEdit{
+          proto::Range(lines.positionAt(text, te.span.begin.offset), lines.positionAt(text, te.span.end.offset)), te.newText});
+    others.push_back(std::move(other));
+  }
   Object out = *action;
-  out["edit"] = toJSON(e, documentChanges);
+  out["edit"] = toJSON(e, documentChanges, others);
   return Value(std::move(out));
 }
 

@@ -141,6 +141,10 @@ std::shared_ptr<const Snapshot> DocumentWorker::analyzeNow(Task &t) {
   opts.flags = t.flags;
   opts.contents = std::move(t.text);
   opts.cancelled = t.cancelled.get();
+  // Launches of the kernels in the project's other files: what is indexed so
+  // far (the index builds in the background; an edit never waits for it).
+  opts.project = project_;
+  opts.waitForProject = false;
   // Crash recovery (CrashRecovery.h): a crash inside the analysis or the
   // rules becomes one diagnostic at the place being analysed; the document
   // stays open and its next version is analysed again.

@@ -95,6 +95,13 @@ private:
   std::string path_;
   proto::URIForFile uri_;
   PreambleCache &preambles_;
+  /// The project's launch index (Server::projectFor), or null; set before the first analysis.
+  ProjectIndex *project_ = nullptr;
+
+public:
+  void setProject(ProjectIndex *p) { project_ = p; }
+
+private:
   Stats &stats_;
   Publish publish_;
   std::mutex mu_;

@@ -143,14 +143,26 @@ Value toJSON(const Diagnostic &d) {
   return v;
 }
 
-Value toJSON(const VersionedEdit &e, bool documentChanges) {
-  Array edits;
-  for (const proto::TextEdit &t : e.edits) edits.push_back(proto::toJSON(t));
+Value toJSON(const VersionedEdit &e, bool documentChanges, const std::vector<VersionedEdit> &others) {
+  auto editsOf = [](const VersionedEdit &v) {
+    Array edits;
+    for (const proto::TextEdit &t : v.edits) edits.push_back(proto::toJSON(t));
+    return edits;
+  };
   // json::Value keeps StringRefs by reference: every string is copied in.
-  if (!documentChanges) return Object{{"changes", Object{{e.uri.uri().str(), std::move(edits)}}}};
-  return Object{{"documentChanges",
-                 Array{Object{{"textDocument", Object{{"uri", e.uri.uri().str()}, {"version", e.version}}},
-                              {"edits", std::move(edits)}}}}};
+  if (!documentChanges) {
+    Object changes{{e.uri.uri().str(), editsOf(e)}};
+    for (const VersionedEdit &o : others) changes[o.uri.uri().str()] = editsOf(o);
+    return Object{{"changes", std::move(changes)}};
+  }
+  Array docs;
+  for (const VersionedEdit *v : {&e}) docs.push_back(Object{
+      {"textDocument", Object{{"uri", v->uri.uri().str()}, {"version", v->version}}}, {"edits", editsOf(*v)}});
+  for (const VersionedEdit &o : others)
+    docs.push_back(Object{{"textDocument", Object{{"uri", o.uri.uri().str()},
+                                                  {"version", o.version < 0 ? Value(nullptr) : Value(o.version)}}},
+                          {"edits", editsOf(o)}});
+  return Object{{"documentChanges", std::move(docs)}};
 }
 
 Value toJSON(const CodeAction &a, bool documentChanges) {

@@ -88,7 +88,11 @@ struct VersionedEdit {
 };
 /// As a WorkspaceEdit: documentChanges (versioned) or, for clients without
 /// documentChanges support, plain changes.
-llvm::json::Value toJSON(const VersionedEdit &e, bool documentChanges = true);
+/// `others`: edits of further files in the same WorkspaceEdit (a rewrite
+/// that changes launches in other files of the project); version -1 sends
+/// a null version (the file as it is on disk, not an open document's).
+llvm::json::Value toJSON(const VersionedEdit &e, bool documentChanges = true,
+                         const std::vector<VersionedEdit> &others = {});
 
 struct CodeAction {
   std::string title;

@@ -155,6 +155,10 @@ void Server::onDidChange(const proto::DidChangeTextDocumentParams &p) {
   }
   d->text = std::move(text);
   d->version = p.textDocument.version;
+  // The project index keeps this translation unit's launches current (in the
+  // background; a newer edit supersedes a queued one).
+  if (ProjectIndex *project = projectFor(p.textDocument.uri.file().str()))
+    project->update(p.textDocument.uri.file().str(), d->text);
   if (d->outOfSync) {
     d->outOfSync = false;
     d->worker = makeWorker(d->uri);
@@ -173,8 +177,28 @@ void Server::onDidClose(const proto::DidCloseTextDocumentParams &p) {
 }
 
 std::unique_ptr<DocumentWorker> Server::makeWorker(const proto::URIForFile &uri) {
-  return std::make_unique<DocumentWorker>(uri.file().str(), uri, preambles_, stats_,
-                                          [this, uri](const Snapshot &s) { publish(uri, s); });
+  auto w = std::make_unique<DocumentWorker>(uri.file().str(), uri, preambles_, stats_,
+                                            [this, uri](const Snapshot &s) { publish(uri, s); });
+  w->setProject(projectFor(uri.file().str()));
+  return w;
+}
+
+ProjectIndex *Server::projectFor(const std::string &) {
+  // The database the client names (compileCommandsDir): one found upwards
+  // gives the flags, but indexing a whole project is asked for by naming it.
+  std::optional<std::string> dir = flags_.compileCommandsDir;
+  if (!dir || dir->empty()) return nullptr;
+  auto it = projects_.find(*dir);
+  if (it == projects_.end()) {
+    // One background thread: the index never competes with the documents' analyses for every core.
+    auto index = std::make_unique<ProjectIndex>(*dir, flags_, /*threads=*/1);
+    if (!index->error().empty()) {
+      Logger::info("no project index for {0}: {1}", *dir, index->error());
+      index.reset();
+    }
+    it = projects_.emplace(*dir, std::move(index)).first;
+  }
+  return it->second.get();
 }
 
 void Server::retire(OpenDocument &d) {

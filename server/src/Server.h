@@ -11,6 +11,7 @@
 #include "ProtocolExtras.h"
 
 #include "nestor/LspServer.h"
+#include "nestor/ProjectIndex.h"
 
 #include "llvm/Support/LSP/Protocol.h"
 #include "llvm/Support/LSP/Transport.h"
@@ -185,6 +186,10 @@ private:
   bool initialized_ = false, shutdown_ = false;
   bool resolveEdits_ = false, documentChanges_ = false;
   PreambleCache preambles_;
+  /// One launch index per compile database of the open documents (created on
+  /// the first document of that project; ProjectIndex.h), built on one thread.
+  std::map<std::string, std::unique_ptr<ProjectIndex>> projects_;
+  ProjectIndex *projectFor(const std::string &file);
   Stats stats_;
   std::map<std::string, std::unique_ptr<OpenDocument>> docs_;
   std::vector<std::unique_ptr<DocumentWorker>> closed_;

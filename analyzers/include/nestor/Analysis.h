@@ -34,6 +34,8 @@ class LangOptions;
 
 namespace nestor {
 
+class ProjectIndex;
+
 struct AnalysisOptions {
   FlagOptions flags;
   /// Contents to analyse instead of the file on disk (unsaved editor buffer).
@@ -47,6 +49,16 @@ struct AnalysisOptions {
   /// default keys the preamble on those lines, so every such input would
   /// build a new one. Needs a PreambleCache.
   bool precompileImplicitIncludesOnly = false;
+  /// The project's launch index (ProjectIndex.h): kernels launched from other
+  /// translation units get Kernel::externalLaunches, and rewrites reach those
+  /// units through AnalyzedTU::project(). Null: this file alone.
+  ProjectIndex *project = nullptr;
+  /// Wait for the project index's first build (the CLI); false: use what is
+  /// indexed so far (the language server, so an edit never waits on it).
+  bool waitForProject = true;
+  /// Which side of the CUDA compilation to analyse. Auto: the device side
+  /// when the file's text tests __CUDA_ARCH__ (one parse either way).
+  enum class Side { Auto, Host, Device } side = Side::Auto;
 };
 
 class PreambleCache;
@@ -71,6 +83,8 @@ public:
   const clang::Stmt *loopStmt(int loopId) const;
   const clang::CUDAKernelCallExpr *launchExpr(int launchId) const;
   const clang::FunctionDecl *functionDecl(const std::string &name) const;
+  /// The project index this file was analysed with (AnalysisOptions::project), or null.
+  ProjectIndex *project() const { return project_; }
 
   // Filled by the model builder.
   std::map<int, const clang::Stmt *> loopNodes;
@@ -82,6 +96,7 @@ private:
   analyzeFile(const std::string &, const AnalysisOptions &, PreambleCache *);
   std::unique_ptr<ParsedTU> parsed_;
   FileModel model_;
+  ProjectIndex *project_ = nullptr;
 };
 
 /// Parses `path` (or opts.contents) and builds its model. Fails only when the

@@ -24,6 +24,9 @@ struct FlagOptions {
   /// headers): when the file has no entry of its own, it is parsed with this
   /// file's command, as clangd does for headers ("the includer's context").
   std::string includer;
+  /// Parse the device side of the CUDA compilation (--cuda-device-only:
+  /// __CUDA_ARCH__ defined, as the GPU code is compiled) instead of the host side.
+  bool deviceSide = false;
 };
 
 struct CompileCommand {
@@ -57,6 +60,11 @@ std::string findCudaPath(const std::string &preferred);
 /// The compile command for `file`. Fails with a one-line message for an
 /// unreadable or malformed compile database.
 llvm::Expected<CompileCommand> compileCommandFor(const std::string &file, const FlagOptions &opts);
+
+/// The directory of the compile database a file's command comes from: -p,
+/// else the nearest DIR or DIR/build upwards holding compile_commands.json
+/// (none with flags after `--`); nullopt when there is none.
+std::optional<std::string> databaseDirFor(const std::string &file, const FlagOptions &opts);
 
 /// The files of the compile_commands.json in `dir`, absolute, without
 /// duplicates, in the database's order. Fails with a one-line message for a

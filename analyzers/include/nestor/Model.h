@@ -249,6 +249,8 @@ struct RecursionShape {
   std::vector<int> hostLaunches; ///< LaunchSite ids of its launches from the host
 };
 
+struct ExternalLaunch;
+
 struct Kernel {
   std::string name;
   SourceSpan span;
@@ -272,6 +274,10 @@ struct Kernel {
   std::optional<RecursionShape> recursion; ///< for recursive kernels
   std::vector<int> launchedBy; ///< LaunchSite ids that launch this kernel
   std::vector<int> loops;      ///< LoopSite ids inside it
+  /// Host launches of this kernel in other translation units of the project
+  /// (analysed with a compile database: ProjectIndex.h); ExternalLaunch::site
+  /// ids are those of the launching file's model.
+  std::vector<ExternalLaunch> externalLaunches;
 };
 
 struct LaunchSite {
@@ -298,6 +304,12 @@ struct LaunchSite {
   bool followedByDeviceSync = false;
 };
 
+/// A host launch in another translation unit of the project.
+struct ExternalLaunch {
+  std::string file; ///< the launching translation unit (absolute)
+  LaunchSite site;  ///< as that file's model has it
+};
+
 /// An error or warning clang reported while parsing.
 struct ParseDiagnostic {
   std::string severity; ///< "error" or "fatal"
@@ -318,6 +330,10 @@ struct FileModel {
   std::vector<std::string> droppedFlags; ///< nvcc flags that clang does not take
   std::vector<std::string> compileFlags; ///< the flags the file was parsed with
   bool usedFallbackCudaHeaders = false;
+  /// "host" or "device": which side of the CUDA compilation was analysed. The
+  /// device side when the file tests __CUDA_ARCH__, so kernels are read as
+  /// the GPU compiles them (Frontend.cpp).
+  std::string compilationSide = "host";
 
   const Kernel *findKernel(const std::string &name) const;
   const LoopSite *loopAtLine(unsigned line) const;

@@ -30,6 +30,11 @@ struct RewriteTarget {
 
 using RewriteParams = std::map<std::string, std::string>;
 
+/// The edits of one rewrite, per file (absolute path): the analysed file's,
+/// and those of other translation units of the project that launch its
+/// kernel (AnalysisOptions::project, nestor/ProjectIndex.h).
+using FileReplacements = std::map<std::string, clang::tooling::Replacements>;
+
 struct ParamSpec {
   std::string name;
   std::vector<std::string> values; ///< allowed values; empty: any integer
@@ -68,6 +73,16 @@ public:
   /// Requires prepare(...).applies.
   virtual llvm::Expected<clang::tooling::Replacements> apply(const AnalyzedTU &tu, const RewriteTarget &t,
                                                              const RewriteParams &p) const = 0;
+  /// Requires prepare(...).applies. Every file's edits: a rewrite that must
+  /// change launches in other translation units (a kernel analysed with the
+  /// project index) returns them here, and its apply() fails instead of
+  /// returning the analysed file's edits alone. The default: apply()'s edits.
+  virtual llvm::Expected<FileReplacements> applyAcrossFiles(const AnalyzedTU &tu, const RewriteTarget &t,
+                                                            const RewriteParams &p) const {
+    auto r = apply(tu, t, p);
+    if (!r) return r.takeError();
+    return FileReplacements{{tu.mainFile(), std::move(*r)}};
+  }
 };
 
 /// All rewrites, in the order they compose (threshold -> coarsen -> aggregate,

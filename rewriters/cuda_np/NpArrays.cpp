@@ -2,6 +2,8 @@
 // loops move to registers, shared memory or a global pool (cuda-np.md 3.3).
 #include "NpPlanner.h"
 
+using namespace clang;
+
 namespace nestor::loops {
 
 bool NpPlanner::planArrays() {

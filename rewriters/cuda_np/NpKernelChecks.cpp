@@ -2,6 +2,8 @@
 // which loops are distributed, and what the callees may not do.
 #include "NpPlanner.h"
 
+using namespace clang;
+
 namespace nestor::loops {
 
 bool NpPlanner::checkKernelAndLaunches() {

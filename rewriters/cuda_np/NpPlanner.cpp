@@ -3,6 +3,8 @@
 #include "NpPlanner.h"
 #include "nestor/EditSet.h"
 
+using namespace clang;
+
 namespace nestor::loops {
 
 bool NpPlanner::plan() {

@@ -13,6 +13,8 @@
 // original block together, and no callee reads blockIdx or gridDim.
 #include "NpPlanner.h"
 
+using namespace clang;
+
 namespace nestor::loops {
 
 namespace {

@@ -5,6 +5,7 @@
 // dynamic parallelism. Planner and checks: rewriters/lb_common/; runtime:
 // nestor/templates.cuh.
 #include "../lb_common/LoadBalance.h"
+#include "nestor/Papers.h"
 
 namespace nestor {
 namespace {
@@ -22,7 +23,7 @@ public:
   std::string kernelBody(const lb::LoopTemplateCode &c) const override {
     return lb::hostPassesKernelBody(
         c, std::string(templateName()) + ", lb_threshold " + c.threshold +
-               " (irregular-loop-and-recursion-templates.md II-B, Figure 1(c)): the thread-mapped\n  // pass delays rows with " +
+               " (" + papers::kTemplates + ", II-B, Figure 1(c)): the thread-mapped\n  // pass delays rows with " +
                c.threshold +
                " or more iterations to a global buffer; a second, block-mapped launch\n"
                "  // reduces each and finishes its row (nestor::tmpl::launch_templates at the launch).");

@@ -6,6 +6,7 @@
 // row runs in place. Planner and checks: rewriters/lb_common/; runtime:
 // nestor/templates.cuh.
 #include "../lb_common/LoadBalance.h"
+#include "nestor/Papers.h"
 #include "../loop_common/LoopCommon.h"
 
 namespace nestor {
@@ -23,7 +24,7 @@ public:
   std::string kernelBody(const lb::LoopTemplateCode &c) const override {
     const std::string cap = std::to_string(bufferSlots(c));
     return "{\n  // dbuf-shared, lb_threshold " + c.threshold +
-           " (irregular-loop-and-recursion-templates.md II-B, Figure 1(c)): rows whose loop\n"
+           " (" + papers::kTemplates + ", II-B, Figure 1(c)): rows whose loop\n"
            "  // has " + c.threshold + " or more iterations are delayed to a per-block buffer in shared memory (" + cap +
            " slots, then a\n"
            "  // global overflow), reduced by the whole block after the thread-mapped pass, and finished by their owner.\n"

@@ -8,6 +8,7 @@
 // Checks and edits: rewriters/lb_common/LaunchTemplates.cpp; runtime
 // nestor/delayed_launches.cuh.
 #include "../lb_common/LaunchTemplates.h"
+#include "nestor/Papers.h"
 #include "../dp_common/DpCommon.h"
 
 namespace nestor {
@@ -46,7 +47,7 @@ public:
   std::string runsDelayedLaunches(const lb::LaunchTemplateCode &) const override { return "the parent's block"; }
   std::string blockPhaseKernelBody(const lb::LaunchTemplateCode &c) const override {
     return "{\n  // dbuf-shared, lb_threshold " + c.threshold +
-           " (irregular-loop-and-recursion-templates.md II-B, Figure 1(b)): the body runs launches of " + c.child +
+           " (" + papers::kTemplates + ", II-B, Figure 1(b)): the body runs launches of " + c.child +
            "\n  // below " + c.threshold + " threads in their thread and holds larger ones; "
            "then the whole block runs the held launches,\n  // one after another, its threads striding over each launch's "
            "child threads (a buffer in shared\n  // memory, an overflow on the device heap). No dynamic parallelism is left.\n  " +

@@ -8,6 +8,7 @@
 // block processes its buffer itself. Planner and checks: rewriters/lb_common/;
 // runtime: nestor/templates.cuh.
 #include "../lb_common/LoadBalance.h"
+#include "nestor/Papers.h"
 
 namespace nestor {
 namespace {
@@ -32,7 +33,7 @@ public:
   }
   std::string kernelBody(const lb::LoopTemplateCode &c) const override {
     return "{\n  // dpar-opt, lb_threshold " + c.threshold +
-           " (irregular-loop-and-recursion-templates.md II-B, Figure 1(e)): rows whose loop\n"
+           " (" + papers::kTemplates + ", II-B, Figure 1(e)): rows whose loop\n"
            "  // has " + c.threshold + " or more iterations are delayed to a per-block buffer; thread 0 then launches ONE child\n"
            "  // grid for the block's buffer (CDP2: nobody waits for it; the child finishes those rows).\n"
            "  nestor::tmpl::dpar_opt<" + c.ivType + ", " + c.accType + ">(" + c.threshold + ", " + c.rowWork + ", " + c.op +

@@ -8,6 +8,7 @@
 // Checks and edits: rewriters/lb_common/LaunchTemplates.cpp; runtime
 // nestor/delayed_launches.cuh.
 #include "../lb_common/LaunchTemplates.h"
+#include "nestor/Papers.h"
 
 namespace nestor {
 namespace {
@@ -32,7 +33,7 @@ public:
   std::string runsDelayedLaunches(const lb::LaunchTemplateCode &c) const override { return childKernel(c); }
   /// `<child>_nestor_dpar`: the one device launch per parent block.
   std::string declarationsAfterChild(const lb::LaunchTemplateCode &c) const override {
-    return "\n\n// The child of dpar-opt (irregular-loop-and-recursion-templates.md II-B, Figure 1(e)): one launch per\n"
+    return "\n\n// The child of dpar-opt (" + papers::kTemplates + ", II-B, Figure 1(e)): one launch per\n"
            "// parent block; block k runs the block's delayed launch k, its threads striding over the child threads.\n"
            "__global__ void " + childKernel(c) + "(nestor::tmpl::launch_batch<" + c.record + "> nestor_batch) {\n"
            "  nestor::tmpl::run_launch_batch(nestor_batch, " + c.threadLambda + ");\n}";
@@ -40,7 +41,7 @@ public:
   const char *blockPhaseVerb() const override { return "launches"; }
   std::string blockPhaseKernelBody(const lb::LaunchTemplateCode &c) const override {
     return "{\n  // dpar-opt, lb_threshold " + c.threshold +
-           " (irregular-loop-and-recursion-templates.md II-B, Figure 1(e)): the body runs launches of " + c.child +
+           " (" + papers::kTemplates + ", II-B, Figure 1(e)): the body runs launches of " + c.child +
            "\n  // below " + c.threshold + " threads in their thread and holds larger ones; "
            "then thread 0 makes one device launch of\n  // " + childKernel(c) + " for all of them (CDP2: the parent never "
            "waits; the child grid completes before\n  // the parent grid, as the original children did). Without -rdc the "

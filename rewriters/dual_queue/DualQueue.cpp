@@ -5,6 +5,7 @@
 // same kernel from the call site, no dynamic parallelism. Planner and checks:
 // rewriters/lb_common/; runtime: nestor/templates.cuh.
 #include "../lb_common/LoadBalance.h"
+#include "nestor/Papers.h"
 
 namespace nestor {
 namespace {
@@ -24,7 +25,7 @@ public:
   std::string kernelBody(const lb::LoopTemplateCode &c) const override {
     return lb::hostPassesKernelBody(
         c, std::string(templateName()) + ", lb_threshold " + c.threshold +
-               " (irregular-loop-and-recursion-templates.md II-B, Figure 1(b)): a first pass\n"
+               " (" + papers::kTemplates + ", II-B, Figure 1(b)): a first pass\n"
                "  // queues each row as small or large; a thread-mapped pass runs the small ones and a\n"
                "  // block-mapped pass the large ones (nestor::tmpl::launch_templates at the launch).");
   }

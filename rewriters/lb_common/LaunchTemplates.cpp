@@ -21,6 +21,7 @@
 // builds without -rdc / cudadevrt (the code action's title says so).
 // Runtime and CDP2 semantics: nestor/promote.cuh, nestor/delayed_launches.cuh.
 #include "LaunchTemplates.h"
+#include "nestor/Papers.h"
 #include "nestor/EditSet.h"
 #include "LoadBalance.h"
 #include "../dp_common/DpCommon.h"
@@ -275,7 +276,7 @@ std::string launchReplacement(const Plan &p, const LaunchTemplateCode &code) {
   const std::string child = p.ls.site->child, rec = child + "_nestor_launch", thread = child + "_nestor_thread";
   const std::string in = p.ls.indent + "  ";
   std::string g = "{\n" + in + "// " + w.templateName() + ", lb_threshold " + threshold +
-                  " (irregular-loop-and-recursion-templates.md II-B)" + w.launchComment(code);
+                  " (" + papers::kTemplates + ", II-B)" + w.launchComment(code);
   g += in + "const dim3 nestor_grid(" + p.ls.gridText + "), nestor_block(" + p.ls.blockText + ");\n";
   if (!p.ls.counterText.empty()) g += in + p.ls.counterText + "\n";
   g += in + rec + " nestor_item;\n";
@@ -343,7 +344,7 @@ llvm::Expected<clang::tooling::Replacements> applyLaunchTemplate(const AnalyzedT
       ") " + body + "\n\n// A delayed launch of " + child + ": its arguments and configuration.\nstruct " + rec + " {\n" + fields +
       "  dim3 nestor_grid, nestor_block;\n};";
   if (!which.holdsInBlock())
-    after += "\n\n// The pass over delayed launches (irregular-loop-and-recursion-templates.md II-B, " + name + "): block-mapped,\n"
+    after += "\n\n// The pass over delayed launches (" + papers::kTemplates + ", II-B, " + name + "): block-mapped,\n"
              "// one block per launch striding over its child threads" +
              (dual ? ", or thread-mapped for the small queue, one thread\n// per launch running all its child threads.\n" : ".\n") +
              "__global__ void " + drain + "(" + queueType + " nestor_lq, bool nestor_block_mapped) {\n"

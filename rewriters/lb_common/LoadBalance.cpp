@@ -1,6 +1,7 @@
 // The planner of the load-balancing templates (LoadBalance.h). Checks first,
 // then edits; every refusal names the blocking construct and its line.
 #include "LoadBalance.h"
+#include "nestor/Papers.h"
 #include "nestor/EditSet.h"
 #include "ReplaySafety.h"
 #include "../loop_common/LoopCommon.h"
@@ -359,11 +360,11 @@ llvm::Expected<clang::tooling::Replacements> emit(const AnalyzedTU &tu, const Ch
   std::string in = indentationAt(text, loopBegin);
   std::string hook =
       c.forEach
-          ? "// " + name + " (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its\n" + in +
+          ? "// " + name + " (" + papers::kTemplates + ", II-B): the phase delays this loop when its\n" + in +
                 "// trip count is " + thrText + " or more; the block-mapped pass then runs its iterations, and the replay skips it.\n" +
                 in + "if (nestor_phase.defer(" + mr.begin + ", " + mr.end + ")) return;\n" + in +
                 "if (!nestor_phase.has_result())\n" + in + "  " + indentMore(text.substr(loopBegin, loopEnd - loopBegin).str())
-          : "// " + name + " (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its\n" + in +
+          : "// " + name + " (" + papers::kTemplates + ", II-B): the phase delays this loop when its\n" + in +
                 "// trip count is " + thrText + " or more, or hands back its block-computed reduction.\n" + in +
                 "if (nestor_phase.defer(" + mr.begin + ", " + mr.end + ")) return;\n" + in +
                 "if (nestor_phase.has_result()) " + mr.acc + " = " + opf + "(" + mr.acc + ", nestor_phase.template result<" +

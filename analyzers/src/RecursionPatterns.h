@@ -17,7 +17,26 @@
 
 namespace nestor::recpat {
 
-using namespace clang;
+// The clang names this header uses (no `using namespace` in a header).
+using clang::ArraySubscriptExpr;
+using clang::BinaryOperator;
+using clang::CUDAKernelCallExpr;
+using clang::CallExpr;
+using clang::CompoundStmt;
+using clang::Decl;
+using clang::DeclRefExpr;
+using clang::Expr;
+using clang::FunctionDecl;
+using clang::IntegerLiteral;
+using clang::MemberExpr;
+using clang::ParmVarDecl;
+using clang::Stmt;
+using clang::UnaryOperator;
+using clang::VarDecl;
+using llvm::cast;
+using llvm::dyn_cast;
+using llvm::dyn_cast_or_null;
+using llvm::isa;
 
 inline std::string lineText(const SourceSpan &s) { return "line " + std::to_string(s.begin.line); }
 
@@ -41,7 +60,7 @@ inline const ParmVarDecl *subscriptParam(const Expr *e, const Expr **index) {
 /// blockIdx.x * blockDim.x (either order).
 inline bool isBlockOffset(const Expr *e) {
   auto *bo = dyn_cast<BinaryOperator>(bare(e));
-  if (!bo || bo->getOpcode() != BO_Mul) return false;
+  if (!bo || bo->getOpcode() != clang::BO_Mul) return false;
   return (isComponent(bo->getLHS(), "blockIdx") && isComponent(bo->getRHS(), "blockDim")) ||
          (isComponent(bo->getLHS(), "blockDim") && isComponent(bo->getRHS(), "blockIdx"));
 }
@@ -49,10 +68,10 @@ inline bool isBlockOffset(const Expr *e) {
 /// `if (blockIdx.x == 0 && threadIdx.x == 0)` (either order): one thread per grid.
 inline bool isFirstThreadOfGrid(const Expr *cond) {
   auto *bo = dyn_cast<BinaryOperator>(bare(cond));
-  if (!bo || bo->getOpcode() != BO_LAnd) return false;
+  if (!bo || bo->getOpcode() != clang::BO_LAnd) return false;
   auto zeroTest = [](const Expr *e, llvm::StringRef b) {
     auto *eq = dyn_cast<BinaryOperator>(bare(e));
-    if (!eq || eq->getOpcode() != BO_EQ) return false;
+    if (!eq || eq->getOpcode() != clang::BO_EQ) return false;
     auto *lit = dyn_cast<IntegerLiteral>(bare(eq->getRHS()));
     return lit && lit->getValue() == 0 && isComponent(eq->getLHS(), b);
   };
@@ -97,7 +116,7 @@ inline void collectWrittenParams(const Stmt *s, std::vector<const VarDecl *> &ou
     const Expr *b = bare(lhs);
     while (true) {
       if (auto *as = dyn_cast<ArraySubscriptExpr>(b)) b = bare(as->getBase());
-      else if (auto *uo = dyn_cast<UnaryOperator>(b); uo && (uo->getOpcode() == UO_Deref || uo->getOpcode() == UO_AddrOf))
+      else if (auto *uo = dyn_cast<UnaryOperator>(b); uo && (uo->getOpcode() == clang::UO_Deref || uo->getOpcode() == clang::UO_AddrOf))
         b = bare(uo->getSubExpr());
       else if (auto *me = dyn_cast<MemberExpr>(b)) b = bare(me->getBase());
       else break;

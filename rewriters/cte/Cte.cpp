@@ -6,6 +6,7 @@
 // The launch is unchanged. Thread-private values f reads are passed as task
 // descriptors (the runtime hands map the owning thread's copies).
 #include "../loop_common/LoopCommon.h"
+#include "nestor/Papers.h"
 #include "nestor/EditSet.h"
 
 #include "nestor/Inference.h"
@@ -77,7 +78,7 @@ public:
       args += ", " + name;
     }
     std::string in = indentationAt(tu.mainFileText(), l.span.begin.offset);
-    std::string out = "// Rewrite loop with CTE (collaborative-task-engagement.md III-B): the warp expands its\n" + in +
+    std::string out = "// Rewrite loop with CTE (" + papers::kCte + ", III-B): the warp expands its\n" + in +
                       "// threads' ranges into one list of fine tasks and reduces them per owner.\n" + in + mr->acc +
                       " = nestor::cte::for_each_index<" + std::to_string(blockDim) + ", nestor::cte::" + mode + ">(\n" +
                       in + "    " + mr->begin + ", " + mr->end + ",\n" + in + "    [=](" + params + ") { return " +

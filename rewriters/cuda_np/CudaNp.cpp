@@ -7,6 +7,8 @@
 #include "NpPlan.h"
 #include "nestor/Inference.h"
 
+using namespace clang;
+
 namespace nestor {
 namespace {
 const std::vector<std::string> kSlaves = {"2", "4", "8", "16", "32"};

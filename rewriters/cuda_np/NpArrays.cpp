@@ -1,6 +1,9 @@
 // CUDA-NP planner (NpPlanner.h): thread-local arrays used by the parallel
 // loops move to registers, shared memory or a global pool (cuda-np.md 3.3).
 #include "NpPlanner.h"
+#include "nestor/Papers.h"
+
+using namespace clang;
 
 namespace nestor::loops {
 
@@ -70,7 +73,7 @@ bool NpPlanner::planArrays() {
     if (ap.registersOk) {
       ap.home = "registers";
       repl = "NESTOR_NP_ARRAY_REGISTERS(" + G() + ", " + et + ", " + name + ", " + std::to_string(n) + "); // " +
-             std::to_string(bytes) + " bytes, indexed only by the iterator: partitioned over the slaves (cuda-np.md 3.3)";
+             std::to_string(bytes) + " bytes, indexed only by the iterator: partitioned over the slaves (" + papers::kCudaNp + ", 3.3)";
     } else {
       if (!block_)
         return fail("local array '" + name + "' must move to shared memory, which needs one block size at every launch", at);
@@ -81,7 +84,7 @@ bool NpPlanner::planArrays() {
         ap.home = "shared";
         repl = "NESTOR_NP_ARRAY_SHARED(" + G() + ", " + et + ", " + name + ", " + std::to_string(n) + ", " +
                std::to_string(masters) + "); // " + std::to_string(bytes) + " bytes < 384 - " + std::to_string(perMaster) +
-               " per master: shared memory (cuda-np.md 3.3)";
+               " per master: shared memory (" + papers::kCudaNp + ", 3.3)";
       } else {
         // Global memory (cuda-np.md 3.3): a region of the pool the host
         // passes in, interleaved across the masters of each block.
@@ -93,7 +96,7 @@ bool NpPlanner::planArrays() {
         ap.home = "global";
         repl = "NESTOR_NP_ARRAY_GLOBAL_AT(" + G() + ", " + et + ", " + name + ", " + std::to_string(n) +
                ", nestor_np_pool, " + std::to_string(poolBytesPerMaster_) + "); // " + std::to_string(bytes) +
-               " bytes: over the shared-memory budget, global memory (cuda-np.md 3.3)";
+               " bytes: over the shared-memory budget, global memory (" + papers::kCudaNp + ", 3.3)";
         poolBytesPerMaster_ += (bytes + 15) / 16 * 16;
       }
     }

@@ -6,6 +6,8 @@
 
 #include "llvm/Support/Path.h"
 
+using namespace clang;
+
 namespace nestor::loops {
 
 bool NpPlanner::checkKernelAndLaunches() {

@@ -3,6 +3,8 @@
 // scans and live-out values (cuda-np.md 3.2, 3.5, 3.6).
 #include "NpPlanner.h"
 
+using namespace clang;
+
 namespace nestor::loops {
 
 bool NpPlanner::parallelLoop(const ForStmt *fs, const LoopSite &ls, bool &masterWrote) {

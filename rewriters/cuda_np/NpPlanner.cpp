@@ -1,6 +1,9 @@
 // CUDA-NP planner (NpPlanner.h): the phases in order, the prologue that
 // names the master's original thread ids, and the enlarged launches.
 #include "NpPlanner.h"
+#include "nestor/Papers.h"
+
+using namespace clang;
 #include "nestor/EditSet.h"
 
 namespace nestor::loops {
@@ -49,7 +52,7 @@ bool NpPlanner::plan() {
   std::string pro;
   if (cfg_.intra) {
     pro += in + "// " + cfg_.label + ": master = linear thread / " + std::to_string(S) + ", slave = linear thread % " +
-           std::to_string(S) + " (cuda-np.md 3.4, 3.7).";
+           std::to_string(S) + " (" + papers::kCudaNp + ", 3.4, 3.7).";
     pro += in + "using " + G() + " = nestor::np::intra<" + std::to_string(S) + ">;";
     pro += in + "const dim3 nestor_blockDim(blockDim.x / " + std::to_string(S) + ", blockDim.y, blockDim.z);";
     pro += in + "const unsigned nestor_master = " + G() + "::master_id();";
@@ -58,7 +61,7 @@ bool NpPlanner::plan() {
     if (reshape_ > 1) b = BlockShape{masters_, 1, 1};
     unsigned M = b.threads();
     pro += in + "// " + cfg_.label + ": block (" + std::to_string(M) + ", " + std::to_string(S) +
-           "), master = threadIdx.x, slave = threadIdx.y (cuda-np.md 3.4, 3.7).";
+           "), master = threadIdx.x, slave = threadIdx.y (" + papers::kCudaNp + ", 3.4, 3.7).";
     pro += in + "using " + G() + " = nestor::np::inter<" + std::to_string(M) + ", " + std::to_string(S) + ">;";
     pro += in + "const dim3 nestor_blockDim(" + std::to_string(b.x) + ", " + std::to_string(b.y) + ", " +
            std::to_string(b.z) + ");";

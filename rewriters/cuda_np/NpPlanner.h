@@ -46,7 +46,29 @@ struct Edit {
   int rank = 0;         ///< order among insertions at one offset (EditSet)
 };
 
-using namespace clang;
+// The clang names this header uses (no `using namespace` in a header).
+using clang::ASTContext;
+using clang::ArraySubscriptExpr;
+using clang::CallExpr;
+using clang::CompoundStmt;
+using clang::Decl;
+using clang::DeclStmt;
+using clang::Expr;
+using clang::ForStmt;
+using clang::FunctionDecl;
+using clang::IfStmt;
+using clang::MemberExpr;
+using clang::ParmVarDecl;
+using clang::SourceLocation;
+using clang::SourceManager;
+using clang::SourceRange;
+using clang::Stmt;
+using clang::UnaryOperator;
+using clang::VarDecl;
+using llvm::cast;
+using llvm::dyn_cast;
+using llvm::dyn_cast_or_null;
+using llvm::isa;
 
 struct ArrayPlan {
   const VarDecl *vd = nullptr;
@@ -230,7 +252,7 @@ private:
       forEachNode(root, [&](const Stmt *s) {
         const Expr *base = nullptr;
         if (auto *as = dyn_cast<ArraySubscriptExpr>(s)) base = as->getBase();
-        else if (auto *uo = dyn_cast<UnaryOperator>(s); uo && uo->getOpcode() == UO_Deref) base = uo->getSubExpr();
+        else if (auto *uo = dyn_cast<UnaryOperator>(s); uo && uo->getOpcode() == clang::UO_Deref) base = uo->getSubExpr();
         else if (auto *me = dyn_cast<MemberExpr>(s); me && me->isArrow()) base = me->getBase();
         else if (auto *ce = dyn_cast<CallExpr>(s); ce && (!ce->getDirectCallee() || !cuda::isPureMathName(ce->getDirectCallee()->getName())))
           known = false;

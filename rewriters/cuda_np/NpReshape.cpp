@@ -15,6 +15,8 @@
 
 #include "llvm/Support/Path.h"
 
+using namespace clang;
+
 namespace nestor::loops {
 
 namespace {

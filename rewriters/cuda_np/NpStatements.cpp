@@ -3,6 +3,8 @@
 // the `if`/`for` statements that enclose a parallel loop.
 #include "NpPlanner.h"
 
+using namespace clang;
+
 namespace nestor::loops {
 
 bool NpPlanner::rewriteThreadIds() {

@@ -11,13 +11,19 @@ namespace nestor {
 namespace {
 class DbufGlobalLaunchImpl final : public lb::LaunchTemplateRewrite {
 public:
-  DbufGlobalLaunchImpl() : LaunchTemplateRewrite(lb::LaunchTemplate::DbufGlobal) {}
   const char *id() const override { return "dbuf-global-launch"; }
   const char *summary() const override {
     return "dbuf-global on a device launch: small child grids run in the parent thread, large ones in a block-mapped pass after the parent; removes dynamic parallelism (no -rdc)";
   }
   std::string title(const RewriteParams &p) const override {
     return "Remove the device launch (no -rdc/cudadevrt needed): dbuf-global, lb_threshold " + std::to_string(lb::thresholdOf(p));
+  }
+  const char *templateName() const override { return "dbuf-global"; }
+  bool holdsInBlock() const override { return false; }
+  std::string launchComment(const lb::LaunchTemplateCode &c) const override {
+    return ", no dynamic parallelism: a launch of\n" + c.indent + "// fewer than " + c.threshold +
+           " threads runs in this thread; a larger one is delayed to " + c.child + "_nestor_drain,\n" + c.indent +
+           "// which runs after this grid (CDP2 gives no earlier guarantee either).\n";
   }
 };
 } // namespace

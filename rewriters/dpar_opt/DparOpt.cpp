@@ -8,12 +8,12 @@
 // block processes its buffer itself. Planner and checks: rewriters/lb_common/;
 // runtime: nestor/templates.cuh.
 #include "../lb_common/LoadBalance.h"
+#include "nestor/Papers.h"
 
 namespace nestor {
 namespace {
 class DparOptImpl final : public lb::LoadBalanceRewrite {
 public:
-  DparOptImpl() : LoadBalanceRewrite(lb::Template::DparOpt) {}
   const char *id() const override { return "dpar-opt"; }
   const char *summary() const override {
     return "Optimised dynamic parallelism: large rows buffered per block, one device launch per block (needs -rdc)";
@@ -22,6 +22,30 @@ public:
     return "One device launch per block for its large rows (dpar-opt, needs -rdc), lb_threshold " +
            std::to_string(lb::thresholdOf(p));
   }
+  const char *templateName() const override { return "dpar-opt"; }
+  /// `<kernel>_nestor_dpar_child`: one block per delayed row of a parent block.
+  std::string declarationsBeforeKernel(const lb::LoopTemplateCode &c) const override {
+    return "// The child of dpar-opt: one block per delayed row of a parent block, which it reduces and finishes.\n"
+           "__global__ void " + childName(c) + "(" + c.params + (c.params.empty() ? "" : ", ") + batchType(c) +
+           " nestor_batch) {\n"
+           "  nestor::tmpl::dpar_opt_child<" + c.accType + ">(nestor_batch, " + c.rowWork + ", " + c.op + ",\n  " + c.bodyCall +
+           ");\n}\n\n";
+  }
+  std::string kernelBody(const lb::LoopTemplateCode &c) const override {
+    return "{\n  // dpar-opt, lb_threshold " + c.threshold +
+           " (" + papers::kTemplates + ", II-B, Figure 1(e)): rows whose loop\n"
+           "  // has " + c.threshold + " or more iterations are delayed to a per-block buffer; thread 0 then launches ONE child\n"
+           "  // grid for the block's buffer (CDP2: nobody waits for it; the child finishes those rows).\n"
+           "  nestor::tmpl::dpar_opt<" + c.ivType + ", " + c.accType + ">(" + c.threshold + ", " + c.rowWork + ", " + c.op +
+           ",\n  " + c.bodyCall + ",\n  [&](" + batchType(c) + " nestor_batch) {\n"
+           "#if defined(__CUDACC_RDC__) // without -rdc the block processes its rows itself\n    " + childName(c) +
+           "<<<nestor_batch.count, nestor::tmpl::kBlockMappedThreads>>>(" + c.args + (c.args.empty() ? "" : ", ") +
+           "nestor_batch);\n#endif\n  });\n}";
+  }
+
+private:
+  static std::string childName(const lb::LoopTemplateCode &c) { return c.kernel.name + "_nestor_dpar_child"; }
+  static std::string batchType(const lb::LoopTemplateCode &c) { return "nestor::tmpl::dpar_batch<" + c.ivType + ">"; }
 };
 } // namespace
 const Rewrite &DparOptRewrite() {

@@ -11,13 +11,20 @@ namespace nestor {
 namespace {
 class DualQueueLaunchImpl final : public lb::LaunchTemplateRewrite {
 public:
-  DualQueueLaunchImpl() : LaunchTemplateRewrite(lb::LaunchTemplate::DualQueue) {}
   const char *id() const override { return "dual-queue-launch"; }
   const char *summary() const override {
     return "dual-queue on a device launch: small child grids in a thread-mapped pass, large ones in a block-mapped pass after the parent; removes dynamic parallelism (no -rdc)";
   }
   std::string title(const RewriteParams &p) const override {
     return "Remove the device launch (no -rdc/cudadevrt needed): dual-queue, lb_threshold " + std::to_string(lb::thresholdOf(p));
+  }
+  const char *templateName() const override { return "dual-queue"; }
+  bool holdsInBlock() const override { return false; }
+  bool queuesSmallLaunches() const override { return true; }
+  std::string launchComment(const lb::LaunchTemplateCode &c) const override {
+    return ", no dynamic parallelism: the launch is\n" + c.indent + "// queued as small (fewer than " + c.threshold +
+           " threads, thread-mapped pass) or large (block-mapped pass);\n" + c.indent +
+           "// the passes run after this grid (CDP2 gives no earlier guarantee either).\n";
   }
 };
 } // namespace

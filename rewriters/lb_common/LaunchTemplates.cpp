@@ -21,6 +21,7 @@
 // builds without -rdc / cudadevrt (the code action's title says so).
 // Runtime and CDP2 semantics: nestor/promote.cuh, nestor/delayed_launches.cuh.
 #include "LaunchTemplates.h"
+#include "nestor/Papers.h"
 #include "nestor/EditSet.h"
 #include "LoadBalance.h"
 #include "../dp_common/DpCommon.h"
@@ -45,7 +46,7 @@ namespace {
 using namespace dprw;
 
 struct Plan {
-  LaunchTemplate which;
+  const LaunchTemplateRewrite *which = nullptr;
   LaunchStatement ls;
   ChildScan scan;
   const Kernel *child = nullptr;
@@ -53,27 +54,6 @@ struct Plan {
   unsigned parentBodyBegin = 0, parentBodyEnd = 0; ///< dbuf-shared / dpar-opt: the parent body `{ ... }`
   std::optional<std::string> useful; ///< the child threads that do work (usefulThreads), a text at the launch
 };
-
-const char *idOf(LaunchTemplate w) {
-  switch (w) {
-  case LaunchTemplate::DbufGlobal: return "dbuf-global-launch";
-  case LaunchTemplate::DualQueue: return "dual-queue-launch";
-  case LaunchTemplate::DbufShared: return "dbuf-shared-launch";
-  case LaunchTemplate::DparOpt: return "dpar-opt-launch";
-  }
-  return "";
-}
-const char *nameOf(LaunchTemplate w) {
-  switch (w) {
-  case LaunchTemplate::DbufGlobal: return "dbuf-global";
-  case LaunchTemplate::DualQueue: return "dual-queue";
-  case LaunchTemplate::DbufShared: return "dbuf-shared";
-  case LaunchTemplate::DparOpt: return "dpar-opt";
-  }
-  return "";
-}
-/// The templates whose parent body is followed by a phase of its block.
-bool holdsInBlock(LaunchTemplate w) { return w == LaunchTemplate::DbufShared || w == LaunchTemplate::DparOpt; }
 
 std::optional<std::string> impure(const clang::Expr *e, const clang::ASTContext &ctx) {
   StatementEffects fx = effectsOf(e, ctx);
@@ -185,17 +165,6 @@ Applicability checkParentBlockPhase(const AnalyzedTU &tu, Plan &p) {
       return Applicability::no("a parameter of parent " + site.parent + " is unnamed or named nestor_*", parent->nameSpan);
   if (tu.functionDecl(site.parent + "_nestor_body") || tu.mainFileText().contains(site.parent + "_nestor_body"))
     return Applicability::no(site.parent + "_nestor_body exists already: a template was applied to this parent", site.span);
-  if (p.which == LaunchTemplate::DbufShared) {
-    // The buffer adds static shared memory to every parent block; with
-    // dynamic shared memory on top, the launch could exceed the limit.
-    std::vector<HostLaunch> hosts;
-    if (hostLaunchesOf(tu, site.parent, hosts).applies)
-      for (const HostLaunch &h : hosts)
-        if (!h.site->sharedMem.empty() && h.site->sharedMem != "0")
-          return Applicability::no("the launch of " + site.parent + " at " + lineOf(h.site->span) + " asks for dynamic shared memory (" +
-                                       h.site->sharedMem + "): dbuf-shared adds a buffer of static shared memory to each block, which could exceed the limit; dbuf-global-launch does not",
-                                   h.site->span);
-  }
   return Applicability::yes();
 }
 
@@ -216,7 +185,7 @@ Applicability check(const AnalyzedTU &tu, const RewriteTarget &t, Plan &p) {
   const Kernel &c = *p.child;
   a = checkChild(c);
   if (!a.applies) return a;
-  if (removesDeviceLaunch(p.which)) {
+  if (p.which->removesDeviceLaunch()) {
     a = checkNoDeviceRuntimeLeft(tu, p);
     if (!a.applies) return a;
   }
@@ -237,7 +206,9 @@ Applicability check(const AnalyzedTU &tu, const RewriteTarget &t, Plan &p) {
     if (auto why = impure(arg, ctx))
       return Applicability::no("the launch argument `" + textOf(arg, ctx) + "` " + *why + ": it is evaluated once per child thread run in the parent",
                                spanOf(arg, ctx));
-  return holdsInBlock(p.which) ? checkParentBlockPhase(tu, p) : checkHostLaunches(tu, p);
+  a = p.which->holdsInBlock() ? checkParentBlockPhase(tu, p) : checkHostLaunches(tu, p);
+  if (!a.applies) return a;
+  return p.which->checkTemplate(tu, site);
 }
 
 /// The child threads of a launch that do work, as a text evaluated at the
@@ -299,32 +270,13 @@ std::optional<std::string> usefulThreads(const Plan &p, const clang::ASTContext 
 
 /// The text that replaces the launch statement and its bookkeeping: a launch
 /// below the threshold runs in this thread; a larger one is queued or held.
-std::string launchReplacement(const Plan &p, const std::string &threshold) {
-  const LaunchTemplate w = p.which;
+std::string launchReplacement(const Plan &p, const LaunchTemplateCode &code) {
+  const LaunchTemplateRewrite &w = *p.which;
+  const std::string &threshold = code.threshold;
   const std::string child = p.ls.site->child, rec = child + "_nestor_launch", thread = child + "_nestor_thread";
   const std::string in = p.ls.indent + "  ";
-  std::string g = "{\n" + in + "// " + nameOf(w) + ", lb_threshold " + threshold + " (irregular-loop-and-recursion-templates.md II-B)";
-  switch (w) {
-  case LaunchTemplate::DbufGlobal:
-    g += ", no dynamic parallelism: a launch of\n" + in + "// fewer than " + threshold + " threads runs in this thread; a larger one is delayed to " +
-         child + "_nestor_drain,\n" + in + "// which runs after this grid (CDP2 gives no earlier guarantee either).\n";
-    break;
-  case LaunchTemplate::DualQueue:
-    g += ", no dynamic parallelism: the launch is\n" + in + "// queued as small (fewer than " + threshold +
-         " threads, thread-mapped pass) or large (block-mapped pass);\n" + in +
-         "// the passes run after this grid (CDP2 gives no earlier guarantee either).\n";
-    break;
-  case LaunchTemplate::DbufShared:
-    g += ", no dynamic parallelism: a launch of\n" + in + "// fewer than " + threshold +
-         " threads runs in this thread; a larger one is held, and this block runs it after\n" + in +
-         "// the parent body (CDP2 gives no earlier guarantee either).\n";
-    break;
-  case LaunchTemplate::DparOpt:
-    g += ": a launch of fewer than " + threshold + " threads\n" + in +
-         "// runs in this thread; a larger one is held, and this block makes one device launch for all of them\n" + in +
-         "// after the parent body.\n";
-    break;
-  }
+  std::string g = "{\n" + in + "// " + w.templateName() + ", lb_threshold " + threshold +
+                  " (" + papers::kTemplates + ", II-B)" + w.launchComment(code);
   g += in + "const dim3 nestor_grid(" + p.ls.gridText + "), nestor_block(" + p.ls.blockText + ");\n";
   if (!p.ls.counterText.empty()) g += in + p.ls.counterText + "\n";
   g += in + rec + " nestor_item;\n";
@@ -334,12 +286,12 @@ std::string launchReplacement(const Plan &p, const std::string &threshold) {
   // Small: fewer than lb_threshold child threads, or fewer that do work (usefulThreads).
   std::string small = "nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < " + threshold + "ull";
   if (p.useful) small = "(" + small + " ||\n" + in + "     (unsigned long long)(" + *p.useful + ") < " + threshold + "ull)";
-  if (w == LaunchTemplate::DualQueue)
-    g += in + "if (!nestor::tmpl::push_launch(" + small + " ? nestor_lq.small : nestor_lq.large, nestor_item))\n";
-  else if (w == LaunchTemplate::DbufGlobal)
-    g += in + "if (" + small + " ||\n" + in + "    !nestor::tmpl::push_launch(nestor_lq.large, nestor_item))\n";
-  else
+  if (w.holdsInBlock())
     g += in + "if (" + small + " ||\n" + in + "    !nestor_held.hold(nestor_item))\n";
+  else if (w.queuesSmallLaunches())
+    g += in + "if (!nestor::tmpl::push_launch(" + small + " ? nestor_lq.small : nestor_lq.large, nestor_item))\n";
+  else
+    g += in + "if (" + small + " ||\n" + in + "    !nestor::tmpl::push_launch(nestor_lq.large, nestor_item))\n";
   g += in + "  nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {\n" + in +
        "    " + thread + "(" + joinArgs(p.ls.argTexts, "t, b, bd, gd") + ");\n" + in + "  });\n" + p.ls.indent + "}";
   return g;
@@ -347,17 +299,17 @@ std::string launchReplacement(const Plan &p, const std::string &threshold) {
 
 } // namespace
 
-Applicability prepareLaunchTemplate(const AnalyzedTU &tu, const RewriteTarget &t, LaunchTemplate which) {
+Applicability prepareLaunchTemplate(const AnalyzedTU &tu, const RewriteTarget &t, const LaunchTemplateRewrite &which) {
   Plan p;
-  p.which = which;
+  p.which = &which;
   return check(tu, t, p);
 }
 
 llvm::Expected<clang::tooling::Replacements> applyLaunchTemplate(const AnalyzedTU &tu, const RewriteTarget &t,
-                                                                 LaunchTemplate which, long long threshold) {
-  const char *rw = idOf(which);
+                                                                 const LaunchTemplateRewrite &which, long long threshold) {
+  const char *rw = which.id();
   Plan p;
-  p.which = which;
+  p.which = &which;
   Applicability a = check(tu, t, p);
   if (!a.applies) return llvm::createStringError("%s: %s", rw, a.reason.c_str());
   const clang::ASTContext &ctx = tu.astContext();
@@ -365,10 +317,9 @@ llvm::Expected<clang::tooling::Replacements> applyLaunchTemplate(const AnalyzedT
   llvm::StringRef text = tu.mainFileText();
   const LaunchSite &site = *p.ls.site;
   const std::string child = site.child, parent = site.parent;
-  const std::string thr = std::to_string(threshold), name = nameOf(which);
-  const bool dual = which == LaunchTemplate::DualQueue;
-  const std::string rec = child + "_nestor_launch", thread = child + "_nestor_thread", drain = child + "_nestor_drain",
-                    dpar = child + "_nestor_dpar";
+  const std::string thr = std::to_string(threshold), name = which.templateName();
+  const bool dual = which.queuesSmallLaunches();
+  const std::string rec = child + "_nestor_launch", thread = child + "_nestor_thread", drain = child + "_nestor_drain";
   const std::string queueType = "nestor::tmpl::launch_queue<" + rec + ">", queuesType = "nestor::tmpl::launch_queues<" + rec + ">";
   EditSet reps(tu);
 
@@ -379,32 +330,30 @@ llvm::Expected<clang::tooling::Replacements> applyLaunchTemplate(const AnalyzedT
   for (const clang::ParmVarDecl *pv : p.ls.child->parameters()) fromItem += "a." + pv->getNameAsString() + ", ";
   for (const std::string &d : decls) fields += "  " + d + ";\n";
   std::string body = text.substr(p.scan.bodyBegin, p.scan.bodyEnd - p.scan.bodyBegin).str();
-  const std::string runBy = which == LaunchTemplate::DbufShared ? "the parent's block"
-                            : which == LaunchTemplate::DparOpt  ? dpar
-                                                                : drain;
   const std::string threadLambda = "[](const " + rec + " &a, uint3 t, uint3 b, dim3 bd, dim3 gd) {\n    " + thread + "(" + fromItem +
                                    "t, b, bd, gd);\n  }";
+  const std::string heldType = "nestor::tmpl::held_launch<" + rec + ">";
+  std::string parentArgs;
+  for (const clang::ParmVarDecl *pv : p.ls.parent->parameters()) parentArgs += pv->getNameAsString() + ", ";
+  const LaunchTemplateCode code{child, parent, thr, p.ls.indent + "  ", rec, threadLambda, heldType, parentArgs};
+  const std::string runBy = which.runsDelayedLaunches(code);
   std::string after =
       "\n\n// " + child + " with its thread identity as parameters (" + rw + "): run by the parent thread\n"
       "// or by " + runBy + " for delayed launches.\n"
       "__device__ __forceinline__ void " + thread + "(" + joinArgs(decls, "uint3 threadIdx, uint3 blockIdx, dim3 blockDim, dim3 gridDim") +
       ") " + body + "\n\n// A delayed launch of " + child + ": its arguments and configuration.\nstruct " + rec + " {\n" + fields +
       "  dim3 nestor_grid, nestor_block;\n};";
-  if (which == LaunchTemplate::DbufGlobal || dual)
-    after += "\n\n// The pass over delayed launches (irregular-loop-and-recursion-templates.md II-B, " + name + "): block-mapped,\n"
+  if (!which.holdsInBlock())
+    after += "\n\n// The pass over delayed launches (" + papers::kTemplates + ", II-B, " + name + "): block-mapped,\n"
              "// one block per launch striding over its child threads" +
              (dual ? ", or thread-mapped for the small queue, one thread\n// per launch running all its child threads.\n" : ".\n") +
              "__global__ void " + drain + "(" + queueType + " nestor_lq, bool nestor_block_mapped) {\n"
              "  nestor::tmpl::drain_launches(nestor_lq, nestor_block_mapped, " + threadLambda + ");\n}";
-  else if (which == LaunchTemplate::DparOpt)
-    after += "\n\n// The child of dpar-opt (irregular-loop-and-recursion-templates.md II-B, Figure 1(e)): one launch per\n"
-             "// parent block; block k runs the block's delayed launch k, its threads striding over the child threads.\n"
-             "__global__ void " + dpar + "(nestor::tmpl::launch_batch<" + rec + "> nestor_batch) {\n"
-             "  nestor::tmpl::run_launch_batch(nestor_batch, " + threadLambda + ");\n}";
+  after += which.declarationsAfterChild(code);
   p.useful = usefulThreads(p, ctx);
-  const std::string group = launchReplacement(p, thr);
+  const std::string group = launchReplacement(p, code);
 
-  if (!holdsInBlock(which)) {
+  if (!which.holdsInBlock()) {
     reps.add(p.scan.declEnd, p.scan.declEnd, after);
     // 2. The launch in the parent.
     reps.add(p.ls.groupBegin, p.ls.groupEnd, group);
@@ -436,14 +385,11 @@ llvm::Expected<clang::tooling::Replacements> applyLaunchTemplate(const AnalyzedT
   // dbuf-shared / dpar-opt. 2. The parent body, with the launch replaced,
   // moves into <parent>_nestor_body, which keeps the held launch in a
   // reference parameter; an early `return` there still reaches the block phase.
-  const std::string heldType = "nestor::tmpl::held_launch<" + rec + ">";
   std::string parentBody = text.substr(p.parentBodyBegin, p.ls.groupBegin - p.parentBodyBegin).str() + group +
                            text.substr(p.ls.groupEnd, p.parentBodyEnd - p.ls.groupEnd).str();
   std::vector<std::string> parentDecls = parameterDecls(tu, p.ls.parent);
-  std::string parentArgs;
-  for (const clang::ParmVarDecl *pv : p.ls.parent->parameters()) parentArgs += pv->getNameAsString() + ", ";
   std::string bodyFn = "// The body of " + parent + " for " + rw + ": a large launch is held in nestor_held, which\n// " + parent +
-                       "'s block " + (which == LaunchTemplate::DbufShared ? "runs" : "launches") +
+                       "'s block " + which.blockPhaseVerb() +
                        " after every thread has left this body.\n__device__ __forceinline__ void " + parent + "_nestor_body(" +
                        joinArgs(parentDecls, heldType + " &nestor_held") + ") " + parentBody + "\n\n";
   // The child's code, then the parent's body (both may go to one offset:
@@ -452,22 +398,7 @@ llvm::Expected<clang::tooling::Replacements> applyLaunchTemplate(const AnalyzedT
   reps.add(p.scan.declEnd, p.scan.declEnd, before == p.scan.declEnd ? after + "\n\n" : after);
   reps.add(before, before, bodyFn);
   // 3. The kernel: the body, then the block phase.
-  std::string k = "{\n  // " + name + ", lb_threshold " + thr + " (irregular-loop-and-recursion-templates.md II-B, Figure 1(" +
-                  (which == LaunchTemplate::DbufShared ? "b" : "e") + ")): the body runs launches of " + child +
-                  "\n  // below " + thr + " threads in their thread and holds larger ones; ";
-  if (which == LaunchTemplate::DbufShared)
-    k += "then the whole block runs the held launches,\n  // one after another, its threads striding over each launch's child threads "
-         "(a buffer in shared\n  // memory, an overflow on the device heap). No dynamic parallelism is left.\n  " +
-         heldType + " nestor_held;\n  " + parent + "_nestor_body(" + parentArgs + "nestor_held);\n"
-         "  nestor::tmpl::dbuf_shared_launches(nestor_held, " + threadLambda + ");\n}";
-  else
-    k += "then thread 0 makes one device launch of\n  // " + dpar + " for all of them (CDP2: the parent never waits; the child "
-         "grid completes before\n  // the parent grid, as the original children did). Without -rdc the block runs them itself.\n  " +
-         heldType + " nestor_held;\n  " + parent + "_nestor_body(" + parentArgs + "nestor_held);\n"
-         "  nestor::tmpl::dpar_opt_launches(nestor_held, " + threadLambda + ",\n"
-         "  [](const nestor::tmpl::launch_batch<" + rec + "> &nestor_batch) {\n"
-         "#if defined(__CUDACC_RDC__) // without -rdc the block runs the held launches itself\n"
-         "    " + dpar + "<<<nestor_batch.count, nestor::tmpl::kBatchThreads>>>(nestor_batch);\n#endif\n  });\n}";
+  const std::string k = which.blockPhaseKernelBody(code);
   reps.add(p.parentBodyBegin, p.parentBodyEnd, k);
   auto inc = loops::includeReplacement(tu, "nestor/delayed_launches.cuh");
   reps.addInclude(inc);

@@ -1,6 +1,7 @@
 // The planner of the load-balancing templates (LoadBalance.h). Checks first,
 // then edits; every refusal names the blocking construct and its line.
 #include "LoadBalance.h"
+#include "nestor/Papers.h"
 #include "nestor/EditSet.h"
 #include "ReplaySafety.h"
 #include "../loop_common/LoopCommon.h"
@@ -29,16 +30,6 @@ namespace {
 const std::vector<std::string> kThresholds = {"32", "64", "128", "256"};
 
 std::string lineOf(const SourceSpan &s) { return "line " + std::to_string(s.begin.line); }
-
-const char *templateName(Template w) {
-  switch (w) {
-  case Template::DualQueue: return "dual-queue";
-  case Template::DbufShared: return "dbuf-shared";
-  case Template::DbufGlobal: return "dbuf-global";
-  case Template::DparOpt: return "dpar-opt";
-  }
-  return "";
-}
 
 /// Code that a delayed thread runs twice (before the loop) must not change
 /// memory or call what might: the replay would do it again.
@@ -242,7 +233,7 @@ std::optional<LbPlan> checkLaunches(const AnalyzedTU &tu, Checked &c, bool chang
   return std::nullopt;
 }
 
-std::optional<LbPlan> check(const AnalyzedTU &tu, const RewriteTarget &t, Template which, Checked &c) {
+std::optional<LbPlan> check(const AnalyzedTU &tu, const RewriteTarget &t, const LoadBalanceRewrite &which, Checked &c) {
   const FileModel &m = tu.model();
   ASTContext &ctx = tu.astContext();
   if (t.kind != RewriteTarget::Kind::Loop || t.id < 0 || size_t(t.id) >= m.loops.size())
@@ -322,7 +313,7 @@ std::optional<LbPlan> check(const AnalyzedTU &tu, const RewriteTarget &t, Templa
   if (auto r = checkPath(tu, c)) return r;
   if (c.forEach)
     if (std::optional<ReplayHazard> h = forEachReplayHazard(ctx, c.fd, c.fs)) return refuse(h->reason, h->at);
-  if (auto r = checkLaunches(tu, c, which == Template::DbufGlobal || which == Template::DualQueue)) return r;
+  if (auto r = checkLaunches(tu, c, which.passesLaunchedByHost())) return r;
   return std::nullopt;
 }
 
@@ -338,7 +329,8 @@ std::string indentMore(std::string s) {
 
 std::string bodyFunctionName(const Kernel &k) { return k.name + "_nestor_body"; }
 
-llvm::Expected<clang::tooling::Replacements> emit(const AnalyzedTU &tu, const Checked &c, Template which, long long thr) {
+llvm::Expected<clang::tooling::Replacements> emit(const AnalyzedTU &tu, const Checked &c, const LoadBalanceRewrite &which,
+                                                   long long thr) {
   ASTContext &ctx = tu.astContext();
   const FileModel &m = tu.model();
   const LoopSite &l = *c.loop;
@@ -346,7 +338,7 @@ llvm::Expected<clang::tooling::Replacements> emit(const AnalyzedTU &tu, const Ch
   llvm::StringRef text = tu.mainFileText();
   const loops::MapReduceLoop &mr = c.mr;
   const std::string opf = std::string(loops::opFunctor(mr.op)) + "{}";
-  const std::string name = templateName(which), thrText = std::to_string(thr);
+  const std::string name = which.templateName(), thrText = std::to_string(thr);
 
   // Parameters and arguments of the body function.
   std::string params, args;
@@ -368,11 +360,11 @@ llvm::Expected<clang::tooling::Replacements> emit(const AnalyzedTU &tu, const Ch
   std::string in = indentationAt(text, loopBegin);
   std::string hook =
       c.forEach
-          ? "// " + name + " (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its\n" + in +
+          ? "// " + name + " (" + papers::kTemplates + ", II-B): the phase delays this loop when its\n" + in +
                 "// trip count is " + thrText + " or more; the block-mapped pass then runs its iterations, and the replay skips it.\n" +
                 in + "if (nestor_phase.defer(" + mr.begin + ", " + mr.end + ")) return;\n" + in +
                 "if (!nestor_phase.has_result())\n" + in + "  " + indentMore(text.substr(loopBegin, loopEnd - loopBegin).str())
-          : "// " + name + " (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its\n" + in +
+          : "// " + name + " (" + papers::kTemplates + ", II-B): the phase delays this loop when its\n" + in +
                 "// trip count is " + thrText + " or more, or hands back its block-computed reduction.\n" + in +
                 "if (nestor_phase.defer(" + mr.begin + ", " + mr.end + ")) return;\n" + in +
                 "if (nestor_phase.has_result()) " + mr.acc + " = " + opf + "(" + mr.acc + ", nestor_phase.template result<" +
@@ -405,66 +397,20 @@ llvm::Expected<clang::tooling::Replacements> emit(const AnalyzedTU &tu, const Ch
   const std::string bodyCall = "[&](uint3 nestor_t, uint3 nestor_b, dim3 nestor_bd, dim3 nestor_gd, auto nestor_phase) {\n    " +
                                bodyFunctionName(k) + "(" + args + (args.empty() ? "" : ", ") +
                                "nestor_t, nestor_b, nestor_bd, nestor_gd, nestor_phase);\n  }";
-  std::string kernelBody;
-  std::string dparChild;
-  if (which == Template::DparOpt) {
-    const std::string child = k.name + "_nestor_dpar_child", batch = "nestor::tmpl::dpar_batch<" + mr.ivType + ">";
-    dparChild = "// The child of dpar-opt: one block per delayed row of a parent block, which it reduces and finishes.\n"
-                "__global__ void " + child + "(" + params + (params.empty() ? "" : ", ") + batch + " nestor_batch) {\n"
-                "  nestor::tmpl::dpar_opt_child<" + mr.accType + ">(nestor_batch, " + lambdaF + ", " + opf + ",\n  " + bodyCall +
-                ");\n}\n\n";
-    kernelBody = "{\n  // dpar-opt, lb_threshold " + thrText +
-                 " (irregular-loop-and-recursion-templates.md II-B, Figure 1(e)): rows whose loop\n"
-                 "  // has " + thrText + " or more iterations are delayed to a per-block buffer; thread 0 then launches ONE child\n"
-                 "  // grid for the block's buffer (CDP2: nobody waits for it; the child finishes those rows).\n"
-                 "  nestor::tmpl::dpar_opt<" + mr.ivType + ", " + mr.accType + ">(" + thrText + ", " + lambdaF + ", " + opf + ",\n  " +
-                 bodyCall + ",\n  [&](" + batch + " nestor_batch) {\n"
-                 "#if defined(__CUDACC_RDC__) // without -rdc the block processes its rows itself\n    " + child +
-                 "<<<nestor_batch.count, nestor::tmpl::kBlockMappedThreads>>>(" + args + (args.empty() ? "" : ", ") +
-                 "nestor_batch);\n#endif\n  });\n}";
-  } else if (which == Template::DbufShared) {
-    unsigned cap = 0;
-    std::optional<unsigned> common;
-    bool agree = !k.launchedBy.empty();
-    for (int id : k.launchedBy) {
-      auto b = loops::constantBlock(tu, id);
-      if (!b || (common && *common != b->threads())) { agree = false; break; }
-      common = b->threads();
-    }
-    if (agree && common && *common <= 1024) cap = *common;
-    else if (k.launchBoundsMaxThreadsValue && *k.launchBoundsMaxThreadsValue <= 1024) cap = unsigned(*k.launchBoundsMaxThreadsValue);
-    else cap = 256;
-    kernelBody = "{\n  // dbuf-shared, lb_threshold " + thrText +
-                 " (irregular-loop-and-recursion-templates.md II-B, Figure 1(c)): rows whose loop\n"
-                 "  // has " + thrText + " or more iterations are delayed to a per-block buffer in shared memory (" +
-                 std::to_string(cap) + " slots, then a\n"
-                 "  // global overflow), reduced by the whole block after the thread-mapped pass, and finished by their owner.\n"
-                 "  nestor::tmpl::dbuf_shared<" + mr.ivType + ", " + mr.accType + ", " + std::to_string(cap) + ">(" + thrText + ", " +
-                 lambdaF + ", " + opf + ",\n  " + bodyCall + ");\n}";
-  } else {
-    const bool dual = which == Template::DualQueue;
-    kernelBody = std::string("{\n  // ") + name + ", lb_threshold " + thrText +
-                 " (irregular-loop-and-recursion-templates.md II-B, Figure 1(" + (dual ? "b" : "c") + ")): " +
-                 (dual ? "a first pass\n  // queues each row as small or large; a thread-mapped pass runs the small ones and a\n"
-                         "  // block-mapped pass the large ones (nestor::tmpl::launch_templates at the launch)."
-                       : "the thread-mapped\n  // pass delays rows with " + thrText +
-                             " or more iterations to a global buffer; a second, block-mapped launch\n"
-                             "  // reduces each and finishes its row (nestor::tmpl::launch_templates at the launch).") +
-                 "\n  nestor::tmpl::dispatch<" + mr.accType + ">(nestor_ls, " + lambdaF + ", " + opf + ",\n  " + bodyCall +
-                 ");\n}";
-  }
+  const LoopTemplateCode code{tu, k, mr.ivType, mr.accType, thrText, opf, lambdaF, bodyCall, params, args};
+  const std::string kernelBody = which.kernelBody(code);
 
   EditSet reps(tu);
-  reps.add(declStart(tu, c.fd), declStart(tu, c.fd), bodyFn + dparChild);
+  reps.add(declStart(tu, c.fd), declStart(tu, c.fd), bodyFn + which.declarationsBeforeKernel(code));
   reps.add(bodySpan.begin.offset, bodySpan.end.offset, kernelBody);
-  if (which == Template::DbufGlobal || which == Template::DualQueue) {
+  if (which.passesLaunchedByHost()) {
     const SourceManager &sm = ctx.getSourceManager();
     SourceLocation rp = c.fd->getFunctionTypeLoc().getRParenLoc();
     if (rp.isInvalid()) return llvm::createStringError("%s: the parameter list of '%s' has no closing parenthesis", name.c_str(), k.name.c_str());
     unsigned at = sm.getFileOffset(sm.getExpansionLoc(rp));
     std::string extra = std::string(c.fd->param_empty() ? "" : ", ") + "nestor::tmpl::launch_state nestor_ls = {}";
     reps.add(at, at, extra);
-    const bool dual = which == Template::DualQueue;
+    const bool dual = which.queuesSmallRows();
     for (const CUDAKernelCallExpr *call : c.launches) {
       const LaunchSite *ls = nullptr;
       for (const LaunchSite &s : m.launches)
@@ -491,7 +437,8 @@ llvm::Expected<clang::tooling::Replacements> emit(const AnalyzedTU &tu, const Ch
 
 } // namespace
 
-LbPlan planLoadBalance(const AnalyzedTU &tu, const RewriteTarget &t, Template which, long long threshold, bool emitEdits) {
+LbPlan planLoadBalance(const AnalyzedTU &tu, const RewriteTarget &t, const LoadBalanceRewrite &which, long long threshold,
+                       bool emitEdits) {
   Checked c;
   if (auto r = check(tu, t, which, c)) return *r;
   LbPlan p;
@@ -505,6 +452,11 @@ LbPlan planLoadBalance(const AnalyzedTU &tu, const RewriteTarget &t, Template wh
   }
   p.edits = std::move(*edits);
   return p;
+}
+
+std::string hostPassesKernelBody(const LoopTemplateCode &c, const std::string &comment) {
+  return "{\n  // " + comment + "\n  nestor::tmpl::dispatch<" + c.accType + ">(nestor_ls, " + c.rowWork + ", " + c.op + ",\n  " +
+         c.bodyCall + ");\n}";
 }
 
 std::vector<ParamSpec> thresholdParams() {

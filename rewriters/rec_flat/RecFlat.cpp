@@ -19,6 +19,7 @@
 // any parameter but the node (the worklist holds nodes only), launches on a
 // named stream, host launches before the kernel's definition.
 #include "../dp_common/DpCommon.h"
+#include "nestor/Papers.h"
 #include "nestor/EditSet.h"
 #include "../rec_common/RecCommon.h"
 
@@ -60,8 +61,8 @@ public:
     for (size_t i = 0; i < r.paramNames.size(); ++i)
       if (r.paramNames[i] != node) fixedDecls.push_back(r.paramDecls[i]), fixedNames.push_back(r.paramNames[i]);
     std::string out = rec::edgeFunctions(tu, r, false);
-    out += "// One level of " + k + "'s recursion without dynamic parallelism (rec-flat, irregular-loop-and-\n"
-           "// recursion-templates.md II-C): one thread per (frontier node, child) pair; a child that recursed\n"
+    out += "// One level of " + k + "'s recursion without dynamic parallelism (rec-flat,\n"
+           "// " + papers::kTemplates + ", II-C): one thread per (frontier node, child) pair; a child that recursed\n"
            "// in the original joins the next frontier.\n"
            "__global__ void " + k + "_nestor_level(" +
            rec::callArgs(fixedDecls, "const " + nodeType + " *nestor_frontier, const unsigned *nestor_first, unsigned nestor_nodes,\n"

@@ -17,6 +17,7 @@
 // reads what the kernel writes (the block asks it of every grandchild before
 // their pre-order statements ran).
 #include "../rec_common/RecCommon.h"
+#include "nestor/Papers.h"
 #include "nestor/EditSet.h"
 
 #include "../../analyzers/src/AstText.h"
@@ -52,7 +53,7 @@ public:
     // A <<<1, 1>>> original (one thread looping over the children) gets blocks of 128 below its root.
     const std::string block = r.match.serialLoop ? "128" : "blockDim.x";
     std::string out = rec::edgeFunctions(tu, r, true);
-    out += "// " + k + " after rec-hier (irregular-loop-and-recursion-templates.md II-C, Figure 3(e)): one block per\n"
+    out += "// " + k + " after rec-hier (" + papers::kTemplates + ", II-C, Figure 3(e)): one block per\n"
            "// child of " + node + ", threads over the child's children; the kernel is launched again, by one thread,\n"
            "// only for a child with grandchildren" + (post ? std::string(", and that launch's tail launch combines the child") : "") +
            ".\n__global__ void " + k + "(" + rec::callArgs(r.paramDecls) + ") {\n"

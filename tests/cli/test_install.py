@@ -61,6 +61,8 @@ class Install(unittest.TestCase):
         for rel in ("bin/nestor", "bin/nestor-runner", "include/nestor/dp.cuh", "include/nestor/np.cuh",
                     "share/doc/nestor/rules/README.md", "share/doc/nestor/rules/np-parallel-loop.md"):
             self.assertTrue(os.path.exists(os.path.join(self.prefix, rel)), rel)
+        # The tests' device probe is not runtime API (issue 25).
+        self.assertFalse(os.path.exists(os.path.join(self.prefix, "include/nestor/gpu_test.cuh")))
 
     def test_runtime_dir(self):
         rc, out, err = self.run_nestor("--runtime-dir")

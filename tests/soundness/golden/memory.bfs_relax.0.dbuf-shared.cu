@@ -241,7 +241,7 @@ template <class NestorPhase>
 __device__ __forceinline__ void bfs_relax_nestor_body(const unsigned *offsets, const unsigned *targets, unsigned *levels, int *changed, unsigned n, unsigned curr, uint3 threadIdx, uint3 blockIdx, dim3 blockDim, dim3 gridDim, NestorPhase nestor_phase) {
   unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v < n && levels[v] == curr) {
-    // dbuf-shared (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its
+    // dbuf-shared ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): the phase delays this loop when its
     // trip count is 64 or more; the block-mapped pass then runs its iterations, and the replay skips it.
     if (nestor_phase.defer(offsets[v], offsets[v + 1])) return;
     if (!nestor_phase.has_result())
@@ -257,7 +257,7 @@ __device__ __forceinline__ void bfs_relax_nestor_body(const unsigned *offsets, c
 
 __global__ void bfs_relax(const unsigned *offsets, const unsigned *targets, unsigned *levels, int *changed,
                           unsigned n, unsigned curr) {
-  // dbuf-shared, lb_threshold 64 (irregular-loop-and-recursion-templates.md II-B, Figure 1(c)): rows whose loop
+  // dbuf-shared, lb_threshold 64 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(c)): rows whose loop
   // has 64 or more iterations are delayed to a per-block buffer in shared memory (64 slots, then a
   // global overflow), reduced by the whole block after the thread-mapped pass, and finished by their owner.
   nestor::tmpl::dbuf_shared<unsigned int, int, 64>(64, [=](unsigned int e) {

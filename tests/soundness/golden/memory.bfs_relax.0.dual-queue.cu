@@ -241,7 +241,7 @@ template <class NestorPhase>
 __device__ __forceinline__ void bfs_relax_nestor_body(const unsigned *offsets, const unsigned *targets, unsigned *levels, int *changed, unsigned n, unsigned curr, uint3 threadIdx, uint3 blockIdx, dim3 blockDim, dim3 gridDim, NestorPhase nestor_phase) {
   unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v < n && levels[v] == curr) {
-    // dual-queue (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its
+    // dual-queue ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): the phase delays this loop when its
     // trip count is 64 or more; the block-mapped pass then runs its iterations, and the replay skips it.
     if (nestor_phase.defer(offsets[v], offsets[v + 1])) return;
     if (!nestor_phase.has_result())
@@ -257,7 +257,7 @@ __device__ __forceinline__ void bfs_relax_nestor_body(const unsigned *offsets, c
 
 __global__ void bfs_relax(const unsigned *offsets, const unsigned *targets, unsigned *levels, int *changed,
                           unsigned n, unsigned curr, nestor::tmpl::launch_state nestor_ls = {}) {
-  // dual-queue, lb_threshold 64 (irregular-loop-and-recursion-templates.md II-B, Figure 1(b)): a first pass
+  // dual-queue, lb_threshold 64 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(b)): a first pass
   // queues each row as small or large; a thread-mapped pass runs the small ones and a
   // block-mapped pass the large ones (nestor::tmpl::launch_templates at the launch).
   nestor::tmpl::dispatch<int>(nestor_ls, [=](unsigned int e) {

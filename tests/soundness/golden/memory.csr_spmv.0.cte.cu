@@ -289,7 +289,7 @@ __global__ void csr_spmv(const int *ptr, const int *col, const float *val, const
   if (row < n) {
     float sum = 0.0f;
     int start = ptr[row], end = ptr[row + 1];
-    // Rewrite loop with CTE (collaborative-task-engagement.md III-B): the warp expands its
+    // Rewrite loop with CTE ("Eliminating Intra-warp Load Imbalance in Irregular Nested Patterns via Collaborative Task Engagement", III-B): the warp expands its
     // threads' ranges into one list of fine tasks and reduces them per owner.
     sum = nestor::cte::for_each_index<64, nestor::cte::scanned>(
         start, end,

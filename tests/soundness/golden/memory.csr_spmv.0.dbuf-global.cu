@@ -292,7 +292,7 @@ __device__ __forceinline__ void csr_spmv_nestor_body(const int *ptr, const int *
   if (row < n) {
     float sum = 0.0f;
     int start = ptr[row], end = ptr[row + 1];
-    // dbuf-global (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its
+    // dbuf-global ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): the phase delays this loop when its
     // trip count is 64 or more, or hands back its block-computed reduction.
     if (nestor_phase.defer(start, end)) return;
     if (nestor_phase.has_result()) sum = nestor::op::add{}(sum, nestor_phase.template result<float>());
@@ -303,7 +303,7 @@ __device__ __forceinline__ void csr_spmv_nestor_body(const int *ptr, const int *
 }
 
 __global__ void csr_spmv(const int *ptr, const int *col, const float *val, const float *x, float *y, int n, nestor::tmpl::launch_state nestor_ls = {}) {
-  // dbuf-global, lb_threshold 64 (irregular-loop-and-recursion-templates.md II-B, Figure 1(c)): the thread-mapped
+  // dbuf-global, lb_threshold 64 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(c)): the thread-mapped
   // pass delays rows with 64 or more iterations to a global buffer; a second, block-mapped launch
   // reduces each and finishes its row (nestor::tmpl::launch_templates at the launch).
   nestor::tmpl::dispatch<float>(nestor_ls, [=](int e) { return val[e] * x[col[e]]; }, nestor::op::add{},

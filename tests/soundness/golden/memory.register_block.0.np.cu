@@ -155,13 +155,13 @@ __global__ void shared_same_cell(const float *in, float *out) {
 }
 
 __global__ void register_block(const float *in, float *out) {
-  // CUDA-NP: 4 slaves, inter-warp: block (64, 4), master = threadIdx.x, slave = threadIdx.y (cuda-np.md 3.4, 3.7).
+  // CUDA-NP: 4 slaves, inter-warp: block (64, 4), master = threadIdx.x, slave = threadIdx.y ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::inter<64, 4>;
   const dim3 nestor_blockDim(64, 1, 1);
   const unsigned nestor_master = nestor_np_group::master_id();
   const uint3 nestor_threadIdx = make_uint3(nestor_master % nestor_blockDim.x, nestor_master / nestor_blockDim.x % nestor_blockDim.y, nestor_master / (nestor_blockDim.x * nestor_blockDim.y));
   int row = blockIdx.x * nestor_blockDim.x + nestor_threadIdx.x;
-  NESTOR_NP_ARRAY_SHARED(nestor_np_group, float, acc, 8, 64); // 32 bytes < 384 - 0 per master: shared memory (cuda-np.md 3.3)
+  NESTOR_NP_ARRAY_SHARED(nestor_np_group, float, acc, 8, 64); // 32 bytes < 384 - 0 per master: shared memory ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.3)
   // CUDA-NP: 4 slaves, inter-warp: iterations spread over the master and its slaves (inferred: #pragma np parallel for)
   {
   for (int k = (0) + nestor_np_group::slave_id(); k < 8; k += nestor_np_group::slave_size) acc[k] = in[row * 8 + k];

@@ -142,7 +142,7 @@ __global__ void global_atomic(const float *in) {
 }
 
 __global__ void shared_tile(const float *in, float *out) {
-  // CUDA-NP: 4 slaves, inter-warp: block (128, 4), master = threadIdx.x, slave = threadIdx.y (cuda-np.md 3.4, 3.7).
+  // CUDA-NP: 4 slaves, inter-warp: block (128, 4), master = threadIdx.x, slave = threadIdx.y ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::inter<128, 4>;
   const dim3 nestor_blockDim(128, 1, 1);
   const unsigned nestor_master = nestor_np_group::master_id();

@@ -30,7 +30,7 @@ __device__ __forceinline__ void rows_parent_nestor_body(float *v, const int *off
   if (r < rows) {
     int len = offsets[r + 1] - offsets[r];
     if (len > 0) {
-      // dbuf-shared, lb_threshold 64 (irregular-loop-and-recursion-templates.md II-B), no dynamic parallelism: a launch of
+      // dbuf-shared, lb_threshold 64 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B), no dynamic parallelism: a launch of
       // fewer than 64 threads runs in this thread; a larger one is held, and this block runs it after
       // the parent body (CDP2 gives no earlier guarantee either).
       const dim3 nestor_grid((len + 127) / 128), nestor_block(128);
@@ -50,7 +50,7 @@ __device__ __forceinline__ void rows_parent_nestor_body(float *v, const int *off
 }
 
 __global__ void rows_parent(float *v, const int *offsets, int rows) {
-  // dbuf-shared, lb_threshold 64 (irregular-loop-and-recursion-templates.md II-B, Figure 1(b)): the body runs launches of add_one
+  // dbuf-shared, lb_threshold 64 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(b)): the body runs launches of add_one
   // below 64 threads in their thread and holds larger ones; then the whole block runs the held launches,
   // one after another, its threads striding over each launch's child threads (a buffer in shared
   // memory, an overflow on the device heap). No dynamic parallelism is left.

@@ -19,7 +19,7 @@ struct add_one_nestor_launch {
   dim3 nestor_grid, nestor_block;
 };
 
-// The pass over delayed launches (irregular-loop-and-recursion-templates.md II-B, dual-queue): block-mapped,
+// The pass over delayed launches ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, dual-queue): block-mapped,
 // one block per launch striding over its child threads, or thread-mapped for the small queue, one thread
 // per launch running all its child threads.
 __global__ void add_one_nestor_drain(nestor::tmpl::launch_queue<add_one_nestor_launch> nestor_lq, bool nestor_block_mapped) {
@@ -37,7 +37,7 @@ __global__ void rows_parent(float *v, const int *offsets, int rows, nestor::tmpl
   if (r < rows) {
     int len = offsets[r + 1] - offsets[r];
     if (len > 0) {
-      // dual-queue, lb_threshold 64 (irregular-loop-and-recursion-templates.md II-B), no dynamic parallelism: the launch is
+      // dual-queue, lb_threshold 64 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B), no dynamic parallelism: the launch is
       // queued as small (fewer than 64 threads, thread-mapped pass) or large (block-mapped pass);
       // the passes run after this grid (CDP2 gives no earlier guarantee either).
       const dim3 nestor_grid((len + 127) / 128), nestor_block(128);

@@ -7,7 +7,7 @@ __device__ __forceinline__ void row_sums_nestor_body(const int *rowptr, const fl
   int row = blockIdx.x * blockDim.x + threadIdx.x;
   if (row >= rows) return;
   float sum = 0.0f;
-  // dual-queue (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its
+  // dual-queue ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): the phase delays this loop when its
   // trip count is 64 or more, or hands back its block-computed reduction.
   if (nestor_phase.defer(rowptr[row], rowptr[row + 1])) return;
   if (nestor_phase.has_result()) sum = nestor::op::add{}(sum, nestor_phase.template result<float>());
@@ -17,7 +17,7 @@ __device__ __forceinline__ void row_sums_nestor_body(const int *rowptr, const fl
 }
 
 __global__ void row_sums(const int *rowptr, const float *val, float *out, int rows, nestor::tmpl::launch_state nestor_ls = {}) {
-  // dual-queue, lb_threshold 64 (irregular-loop-and-recursion-templates.md II-B, Figure 1(b)): a first pass
+  // dual-queue, lb_threshold 64 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(b)): a first pass
   // queues each row as small or large; a thread-mapped pass runs the small ones and a
   // block-mapped pass the large ones (nestor::tmpl::launch_templates at the launch).
   nestor::tmpl::dispatch<float>(nestor_ls, [=](int j) { return val[j]; }, nestor::op::add{},

@@ -62,7 +62,7 @@ struct bfs_child_nestor_launch {
   dim3 nestor_grid, nestor_block;
 };
 
-// The pass over delayed launches (irregular-loop-and-recursion-templates.md II-B, dbuf-global): block-mapped,
+// The pass over delayed launches ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, dbuf-global): block-mapped,
 // one block per launch striding over its child threads.
 __global__ void bfs_child_nestor_drain(nestor::tmpl::launch_queue<bfs_child_nestor_launch> nestor_lq, bool nestor_block_mapped) {
   nestor::tmpl::drain_launches(nestor_lq, nestor_block_mapped, [](const bfs_child_nestor_launch &a, uint3 t, uint3 b, dim3 bd, dim3 gd) {
@@ -80,7 +80,7 @@ __global__ void bfs_parent(unsigned* levels, const unsigned* offsets, const unsi
       // (num_nbr - 1) / b + 1 wraps for num_nbr == 0: zero-degree vertices must not launch.
       if (num_nbr > 0) {
         {
-          // dbuf-global, lb_threshold 32 (irregular-loop-and-recursion-templates.md II-B), no dynamic parallelism: a launch of
+          // dbuf-global, lb_threshold 32 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B), no dynamic parallelism: a launch of
           // fewer than 32 threads runs in this thread; a larger one is delayed to bfs_child_nestor_drain,
           // which runs after this grid (CDP2 gives no earlier guarantee either).
           const dim3 nestor_grid((num_nbr - 1) / BFS_CHILD_BLOCK + 1), nestor_block(BFS_CHILD_BLOCK);

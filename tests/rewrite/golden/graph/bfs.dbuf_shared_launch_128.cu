@@ -73,7 +73,7 @@ __device__ __forceinline__ void bfs_parent_nestor_body(unsigned* levels, const u
       // (num_nbr - 1) / b + 1 wraps for num_nbr == 0: zero-degree vertices must not launch.
       if (num_nbr > 0) {
         {
-          // dbuf-shared, lb_threshold 128 (irregular-loop-and-recursion-templates.md II-B), no dynamic parallelism: a launch of
+          // dbuf-shared, lb_threshold 128 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B), no dynamic parallelism: a launch of
           // fewer than 128 threads runs in this thread; a larger one is held, and this block runs it after
           // the parent body (CDP2 gives no earlier guarantee either).
           const dim3 nestor_grid((num_nbr - 1) / BFS_CHILD_BLOCK + 1), nestor_block(BFS_CHILD_BLOCK);
@@ -101,7 +101,7 @@ __device__ __forceinline__ void bfs_parent_nestor_body(unsigned* levels, const u
 
 __global__ void bfs_parent(unsigned* levels, const unsigned* offsets, const unsigned* targets, unsigned n,
                            unsigned curr, int* changed, unsigned long long* launches, unsigned* launch_errors) {
-  // dbuf-shared, lb_threshold 128 (irregular-loop-and-recursion-templates.md II-B, Figure 1(b)): the body runs launches of bfs_child
+  // dbuf-shared, lb_threshold 128 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(b)): the body runs launches of bfs_child
   // below 128 threads in their thread and holds larger ones; then the whole block runs the held launches,
   // one after another, its threads striding over each launch's child threads (a buffer in shared
   // memory, an overflow on the device heap). No dynamic parallelism is left.

@@ -62,7 +62,7 @@ struct bfs_child_nestor_launch {
   dim3 nestor_grid, nestor_block;
 };
 
-// The child of dpar-opt (irregular-loop-and-recursion-templates.md II-B, Figure 1(e)): one launch per
+// The child of dpar-opt ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(e)): one launch per
 // parent block; block k runs the block's delayed launch k, its threads striding over the child threads.
 __global__ void bfs_child_nestor_dpar(nestor::tmpl::launch_batch<bfs_child_nestor_launch> nestor_batch) {
   nestor::tmpl::run_launch_batch(nestor_batch, [](const bfs_child_nestor_launch &a, uint3 t, uint3 b, dim3 bd, dim3 gd) {
@@ -81,7 +81,7 @@ __device__ __forceinline__ void bfs_parent_nestor_body(unsigned* levels, const u
       // (num_nbr - 1) / b + 1 wraps for num_nbr == 0: zero-degree vertices must not launch.
       if (num_nbr > 0) {
         {
-          // dpar-opt, lb_threshold 128 (irregular-loop-and-recursion-templates.md II-B): a launch of fewer than 128 threads
+          // dpar-opt, lb_threshold 128 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): a launch of fewer than 128 threads
           // runs in this thread; a larger one is held, and this block makes one device launch for all of them
           // after the parent body.
           const dim3 nestor_grid((num_nbr - 1) / BFS_CHILD_BLOCK + 1), nestor_block(BFS_CHILD_BLOCK);
@@ -109,7 +109,7 @@ __device__ __forceinline__ void bfs_parent_nestor_body(unsigned* levels, const u
 
 __global__ void bfs_parent(unsigned* levels, const unsigned* offsets, const unsigned* targets, unsigned n,
                            unsigned curr, int* changed, unsigned long long* launches, unsigned* launch_errors) {
-  // dpar-opt, lb_threshold 128 (irregular-loop-and-recursion-templates.md II-B, Figure 1(e)): the body runs launches of bfs_child
+  // dpar-opt, lb_threshold 128 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(e)): the body runs launches of bfs_child
   // below 128 threads in their thread and holds larger ones; then thread 0 makes one device launch of
   // bfs_child_nestor_dpar for all of them (CDP2: the parent never waits; the child grid completes before
   // the parent grid, as the original children did). Without -rdc the block runs them itself.

@@ -62,7 +62,7 @@ struct bfs_child_nestor_launch {
   dim3 nestor_grid, nestor_block;
 };
 
-// The pass over delayed launches (irregular-loop-and-recursion-templates.md II-B, dual-queue): block-mapped,
+// The pass over delayed launches ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, dual-queue): block-mapped,
 // one block per launch striding over its child threads, or thread-mapped for the small queue, one thread
 // per launch running all its child threads.
 __global__ void bfs_child_nestor_drain(nestor::tmpl::launch_queue<bfs_child_nestor_launch> nestor_lq, bool nestor_block_mapped) {
@@ -81,7 +81,7 @@ __global__ void bfs_parent(unsigned* levels, const unsigned* offsets, const unsi
       // (num_nbr - 1) / b + 1 wraps for num_nbr == 0: zero-degree vertices must not launch.
       if (num_nbr > 0) {
         {
-          // dual-queue, lb_threshold 128 (irregular-loop-and-recursion-templates.md II-B), no dynamic parallelism: the launch is
+          // dual-queue, lb_threshold 128 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B), no dynamic parallelism: the launch is
           // queued as small (fewer than 128 threads, thread-mapped pass) or large (block-mapped pass);
           // the passes run after this grid (CDP2 gives no earlier guarantee either).
           const dim3 nestor_grid((num_nbr - 1) / BFS_CHILD_BLOCK + 1), nestor_block(BFS_CHILD_BLOCK);

@@ -26,7 +26,7 @@ template <class NestorPhase>
 __device__ __forceinline__ void bfs_flat_nestor_body(unsigned* levels, const unsigned* offsets, const unsigned* targets, unsigned n, unsigned curr, int* changed, unsigned long long* launches, unsigned* launch_errors, uint3 threadIdx, uint3 blockIdx, dim3 blockDim, dim3 gridDim, NestorPhase nestor_phase) {
   unsigned gid = blockDim.x * blockIdx.x + threadIdx.x;
   if (gid < n && levels[gid] == curr) {
-    // dbuf-global (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its
+    // dbuf-global ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): the phase delays this loop when its
     // trip count is 256 or more; the block-mapped pass then runs its iterations, and the replay skips it.
     if (nestor_phase.defer(offsets[gid], offsets[gid + 1])) return;
     if (!nestor_phase.has_result())
@@ -42,7 +42,7 @@ __device__ __forceinline__ void bfs_flat_nestor_body(unsigned* levels, const uns
 
 __global__ void bfs_flat(unsigned* levels, const unsigned* offsets, const unsigned* targets, unsigned n,
                          unsigned curr, int* changed, unsigned long long* launches, unsigned* launch_errors, nestor::tmpl::launch_state nestor_ls = {}) {
-  // dbuf-global, lb_threshold 256 (irregular-loop-and-recursion-templates.md II-B, Figure 1(c)): the thread-mapped
+  // dbuf-global, lb_threshold 256 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(c)): the thread-mapped
   // pass delays rows with 256 or more iterations to a global buffer; a second, block-mapped launch
   // reduces each and finishes its row (nestor::tmpl::launch_templates at the launch).
   nestor::tmpl::dispatch<int>(nestor_ls, [=](unsigned int e) {

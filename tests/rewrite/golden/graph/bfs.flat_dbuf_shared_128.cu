@@ -26,7 +26,7 @@ template <class NestorPhase>
 __device__ __forceinline__ void bfs_flat_nestor_body(unsigned* levels, const unsigned* offsets, const unsigned* targets, unsigned n, unsigned curr, int* changed, unsigned long long* launches, unsigned* launch_errors, uint3 threadIdx, uint3 blockIdx, dim3 blockDim, dim3 gridDim, NestorPhase nestor_phase) {
   unsigned gid = blockDim.x * blockIdx.x + threadIdx.x;
   if (gid < n && levels[gid] == curr) {
-    // dbuf-shared (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its
+    // dbuf-shared ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): the phase delays this loop when its
     // trip count is 128 or more; the block-mapped pass then runs its iterations, and the replay skips it.
     if (nestor_phase.defer(offsets[gid], offsets[gid + 1])) return;
     if (!nestor_phase.has_result())
@@ -42,7 +42,7 @@ __device__ __forceinline__ void bfs_flat_nestor_body(unsigned* levels, const uns
 
 __global__ void bfs_flat(unsigned* levels, const unsigned* offsets, const unsigned* targets, unsigned n,
                          unsigned curr, int* changed, unsigned long long* launches, unsigned* launch_errors) {
-  // dbuf-shared, lb_threshold 128 (irregular-loop-and-recursion-templates.md II-B, Figure 1(c)): rows whose loop
+  // dbuf-shared, lb_threshold 128 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(c)): rows whose loop
   // has 128 or more iterations are delayed to a per-block buffer in shared memory (256 slots, then a
   // global overflow), reduced by the whole block after the thread-mapped pass, and finished by their owner.
   nestor::tmpl::dbuf_shared<unsigned int, int, 256>(128, [=](unsigned int e) {

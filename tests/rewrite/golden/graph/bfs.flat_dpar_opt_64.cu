@@ -26,7 +26,7 @@ template <class NestorPhase>
 __device__ __forceinline__ void bfs_flat_nestor_body(unsigned* levels, const unsigned* offsets, const unsigned* targets, unsigned n, unsigned curr, int* changed, unsigned long long* launches, unsigned* launch_errors, uint3 threadIdx, uint3 blockIdx, dim3 blockDim, dim3 gridDim, NestorPhase nestor_phase) {
   unsigned gid = blockDim.x * blockIdx.x + threadIdx.x;
   if (gid < n && levels[gid] == curr) {
-    // dpar-opt (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its
+    // dpar-opt ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): the phase delays this loop when its
     // trip count is 64 or more; the block-mapped pass then runs its iterations, and the replay skips it.
     if (nestor_phase.defer(offsets[gid], offsets[gid + 1])) return;
     if (!nestor_phase.has_result())
@@ -59,7 +59,7 @@ __global__ void bfs_flat_nestor_dpar_child(unsigned* levels, const unsigned* off
 
 __global__ void bfs_flat(unsigned* levels, const unsigned* offsets, const unsigned* targets, unsigned n,
                          unsigned curr, int* changed, unsigned long long* launches, unsigned* launch_errors) {
-  // dpar-opt, lb_threshold 64 (irregular-loop-and-recursion-templates.md II-B, Figure 1(e)): rows whose loop
+  // dpar-opt, lb_threshold 64 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(e)): rows whose loop
   // has 64 or more iterations are delayed to a per-block buffer; thread 0 then launches ONE child
   // grid for the block's buffer (CDP2: nobody waits for it; the child finishes those rows).
   nestor::tmpl::dpar_opt<unsigned int, int>(64, [=](unsigned int e) {

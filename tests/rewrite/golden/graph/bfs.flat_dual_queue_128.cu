@@ -26,7 +26,7 @@ template <class NestorPhase>
 __device__ __forceinline__ void bfs_flat_nestor_body(unsigned* levels, const unsigned* offsets, const unsigned* targets, unsigned n, unsigned curr, int* changed, unsigned long long* launches, unsigned* launch_errors, uint3 threadIdx, uint3 blockIdx, dim3 blockDim, dim3 gridDim, NestorPhase nestor_phase) {
   unsigned gid = blockDim.x * blockIdx.x + threadIdx.x;
   if (gid < n && levels[gid] == curr) {
-    // dual-queue (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its
+    // dual-queue ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): the phase delays this loop when its
     // trip count is 128 or more; the block-mapped pass then runs its iterations, and the replay skips it.
     if (nestor_phase.defer(offsets[gid], offsets[gid + 1])) return;
     if (!nestor_phase.has_result())
@@ -42,7 +42,7 @@ __device__ __forceinline__ void bfs_flat_nestor_body(unsigned* levels, const uns
 
 __global__ void bfs_flat(unsigned* levels, const unsigned* offsets, const unsigned* targets, unsigned n,
                          unsigned curr, int* changed, unsigned long long* launches, unsigned* launch_errors, nestor::tmpl::launch_state nestor_ls = {}) {
-  // dual-queue, lb_threshold 128 (irregular-loop-and-recursion-templates.md II-B, Figure 1(b)): a first pass
+  // dual-queue, lb_threshold 128 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(b)): a first pass
   // queues each row as small or large; a thread-mapped pass runs the small ones and a
   // block-mapped pass the large ones (nestor::tmpl::launch_templates at the launch).
   nestor::tmpl::dispatch<int>(nestor_ls, [=](unsigned int e) {

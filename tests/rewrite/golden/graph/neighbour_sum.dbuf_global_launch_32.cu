@@ -48,7 +48,7 @@ struct ns_child_nestor_launch {
   dim3 nestor_grid, nestor_block;
 };
 
-// The pass over delayed launches (irregular-loop-and-recursion-templates.md II-B, dbuf-global): block-mapped,
+// The pass over delayed launches ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, dbuf-global): block-mapped,
 // one block per launch striding over its child threads.
 __global__ void ns_child_nestor_drain(nestor::tmpl::launch_queue<ns_child_nestor_launch> nestor_lq, bool nestor_block_mapped) {
   nestor::tmpl::drain_launches(nestor_lq, nestor_block_mapped, [](const ns_child_nestor_launch &a, uint3 t, uint3 b, dim3 bd, dim3 gd) {
@@ -64,7 +64,7 @@ __global__ void ns_parent(const unsigned* offsets, const unsigned* targets, unsi
     unsigned degree = offsets[v + 1] - first;
     if (degree > 0) {
       {
-        // dbuf-global, lb_threshold 32 (irregular-loop-and-recursion-templates.md II-B), no dynamic parallelism: a launch of
+        // dbuf-global, lb_threshold 32 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B), no dynamic parallelism: a launch of
         // fewer than 32 threads runs in this thread; a larger one is delayed to ns_child_nestor_drain,
         // which runs after this grid (CDP2 gives no earlier guarantee either).
         const dim3 nestor_grid((degree + NS_CHILD_BLOCK - 1) / NS_CHILD_BLOCK), nestor_block(NS_CHILD_BLOCK);

@@ -57,7 +57,7 @@ __device__ __forceinline__ void ns_parent_nestor_body(const unsigned* offsets, c
     unsigned degree = offsets[v + 1] - first;
     if (degree > 0) {
       {
-        // dbuf-shared, lb_threshold 256 (irregular-loop-and-recursion-templates.md II-B), no dynamic parallelism: a launch of
+        // dbuf-shared, lb_threshold 256 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B), no dynamic parallelism: a launch of
         // fewer than 256 threads runs in this thread; a larger one is held, and this block runs it after
         // the parent body (CDP2 gives no earlier guarantee either).
         const dim3 nestor_grid((degree + NS_CHILD_BLOCK - 1) / NS_CHILD_BLOCK), nestor_block(NS_CHILD_BLOCK);
@@ -82,7 +82,7 @@ __device__ __forceinline__ void ns_parent_nestor_body(const unsigned* offsets, c
 
 __global__ void ns_parent(const unsigned* offsets, const unsigned* targets, unsigned n, unsigned long long* sums,
                           unsigned long long* launches, unsigned* launch_errors) {
-  // dbuf-shared, lb_threshold 256 (irregular-loop-and-recursion-templates.md II-B, Figure 1(b)): the body runs launches of ns_child
+  // dbuf-shared, lb_threshold 256 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(b)): the body runs launches of ns_child
   // below 256 threads in their thread and holds larger ones; then the whole block runs the held launches,
   // one after another, its threads striding over each launch's child threads (a buffer in shared
   // memory, an overflow on the device heap). No dynamic parallelism is left.

@@ -48,7 +48,7 @@ struct ns_child_nestor_launch {
   dim3 nestor_grid, nestor_block;
 };
 
-// The child of dpar-opt (irregular-loop-and-recursion-templates.md II-B, Figure 1(e)): one launch per
+// The child of dpar-opt ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(e)): one launch per
 // parent block; block k runs the block's delayed launch k, its threads striding over the child threads.
 __global__ void ns_child_nestor_dpar(nestor::tmpl::launch_batch<ns_child_nestor_launch> nestor_batch) {
   nestor::tmpl::run_launch_batch(nestor_batch, [](const ns_child_nestor_launch &a, uint3 t, uint3 b, dim3 bd, dim3 gd) {
@@ -65,7 +65,7 @@ __device__ __forceinline__ void ns_parent_nestor_body(const unsigned* offsets, c
     unsigned degree = offsets[v + 1] - first;
     if (degree > 0) {
       {
-        // dpar-opt, lb_threshold 32 (irregular-loop-and-recursion-templates.md II-B): a launch of fewer than 32 threads
+        // dpar-opt, lb_threshold 32 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): a launch of fewer than 32 threads
         // runs in this thread; a larger one is held, and this block makes one device launch for all of them
         // after the parent body.
         const dim3 nestor_grid((degree + NS_CHILD_BLOCK - 1) / NS_CHILD_BLOCK), nestor_block(NS_CHILD_BLOCK);
@@ -90,7 +90,7 @@ __device__ __forceinline__ void ns_parent_nestor_body(const unsigned* offsets, c
 
 __global__ void ns_parent(const unsigned* offsets, const unsigned* targets, unsigned n, unsigned long long* sums,
                           unsigned long long* launches, unsigned* launch_errors) {
-  // dpar-opt, lb_threshold 32 (irregular-loop-and-recursion-templates.md II-B, Figure 1(e)): the body runs launches of ns_child
+  // dpar-opt, lb_threshold 32 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(e)): the body runs launches of ns_child
   // below 32 threads in their thread and holds larger ones; then thread 0 makes one device launch of
   // ns_child_nestor_dpar for all of them (CDP2: the parent never waits; the child grid completes before
   // the parent grid, as the original children did). Without -rdc the block runs them itself.

@@ -28,7 +28,7 @@ __device__ __forceinline__ void ns_flat_nestor_body(const unsigned* offsets, con
   unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v < n) {
     unsigned long long sum = 0;
-    // dpar-opt (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its
+    // dpar-opt ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): the phase delays this loop when its
     // trip count is 128 or more, or hands back its block-computed reduction.
     if (nestor_phase.defer(offsets[v], offsets[v + 1])) return;
     if (nestor_phase.has_result()) sum = nestor::op::add{}(sum, nestor_phase.template result<unsigned long long>());
@@ -48,7 +48,7 @@ __global__ void ns_flat_nestor_dpar_child(const unsigned* offsets, const unsigne
 
 __global__ void ns_flat(const unsigned* offsets, const unsigned* targets, unsigned n, unsigned long long* sums,
                         unsigned long long* launches, unsigned* launch_errors) {
-  // dpar-opt, lb_threshold 128 (irregular-loop-and-recursion-templates.md II-B, Figure 1(e)): rows whose loop
+  // dpar-opt, lb_threshold 128 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(e)): rows whose loop
   // has 128 or more iterations are delayed to a per-block buffer; thread 0 then launches ONE child
   // grid for the block's buffer (CDP2: nobody waits for it; the child finishes those rows).
   nestor::tmpl::dpar_opt<unsigned int, unsigned long long>(128, [=](unsigned int e) { return vertex_value(targets[e]); }, nestor::op::add{},

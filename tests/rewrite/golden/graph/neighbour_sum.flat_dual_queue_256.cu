@@ -28,7 +28,7 @@ __device__ __forceinline__ void ns_flat_nestor_body(const unsigned* offsets, con
   unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v < n) {
     unsigned long long sum = 0;
-    // dual-queue (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its
+    // dual-queue ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): the phase delays this loop when its
     // trip count is 256 or more, or hands back its block-computed reduction.
     if (nestor_phase.defer(offsets[v], offsets[v + 1])) return;
     if (nestor_phase.has_result()) sum = nestor::op::add{}(sum, nestor_phase.template result<unsigned long long>());
@@ -40,7 +40,7 @@ __device__ __forceinline__ void ns_flat_nestor_body(const unsigned* offsets, con
 
 __global__ void ns_flat(const unsigned* offsets, const unsigned* targets, unsigned n, unsigned long long* sums,
                         unsigned long long* launches, unsigned* launch_errors, nestor::tmpl::launch_state nestor_ls = {}) {
-  // dual-queue, lb_threshold 256 (irregular-loop-and-recursion-templates.md II-B, Figure 1(b)): a first pass
+  // dual-queue, lb_threshold 256 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(b)): a first pass
   // queues each row as small or large; a thread-mapped pass runs the small ones and a
   // block-mapped pass the large ones (nestor::tmpl::launch_templates at the launch).
   nestor::tmpl::dispatch<unsigned long long>(nestor_ls, [=](unsigned int e) { return vertex_value(targets[e]); }, nestor::op::add{},

@@ -77,7 +77,7 @@ struct sssp_child_nestor_launch {
   dim3 nestor_grid, nestor_block;
 };
 
-// The pass over delayed launches (irregular-loop-and-recursion-templates.md II-B, dbuf-global): block-mapped,
+// The pass over delayed launches ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, dbuf-global): block-mapped,
 // one block per launch striding over its child threads.
 __global__ void sssp_child_nestor_drain(nestor::tmpl::launch_queue<sssp_child_nestor_launch> nestor_lq, bool nestor_block_mapped) {
   nestor::tmpl::drain_launches(nestor_lq, nestor_block_mapped, [](const sssp_child_nestor_launch &a, uint3 t, uint3 b, dim3 bd, dim3 gd) {
@@ -101,7 +101,7 @@ __global__ void sssp_parent(const unsigned* offsets, const unsigned* targets, co
       dim3 grid(grid_x, grid_y);
       dim3 block(SSSP_BX, SSSP_BY);
       {
-        // dbuf-global, lb_threshold 64 (irregular-loop-and-recursion-templates.md II-B), no dynamic parallelism: a launch of
+        // dbuf-global, lb_threshold 64 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B), no dynamic parallelism: a launch of
         // fewer than 64 threads runs in this thread; a larger one is delayed to sssp_child_nestor_drain,
         // which runs after this grid (CDP2 gives no earlier guarantee either).
         const dim3 nestor_grid(grid), nestor_block(block);

@@ -93,7 +93,7 @@ __device__ __forceinline__ void sssp_parent_nestor_body(const unsigned* offsets,
       dim3 grid(grid_x, grid_y);
       dim3 block(SSSP_BX, SSSP_BY);
       {
-        // dbuf-shared, lb_threshold 256 (irregular-loop-and-recursion-templates.md II-B), no dynamic parallelism: a launch of
+        // dbuf-shared, lb_threshold 256 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B), no dynamic parallelism: a launch of
         // fewer than 256 threads runs in this thread; a larger one is held, and this block runs it after
         // the parent body (CDP2 gives no earlier guarantee either).
         const dim3 nestor_grid(grid), nestor_block(block);
@@ -123,7 +123,7 @@ __device__ __forceinline__ void sssp_parent_nestor_body(const unsigned* offsets,
 __global__ void sssp_parent(const unsigned* offsets, const unsigned* targets, const unsigned* weights, unsigned n,
                             unsigned* dist, const int* active, int* next_active, int* changed,
                             unsigned long long* launches, unsigned* launch_errors) {
-  // dbuf-shared, lb_threshold 256 (irregular-loop-and-recursion-templates.md II-B, Figure 1(b)): the body runs launches of sssp_child
+  // dbuf-shared, lb_threshold 256 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(b)): the body runs launches of sssp_child
   // below 256 threads in their thread and holds larger ones; then the whole block runs the held launches,
   // one after another, its threads striding over each launch's child threads (a buffer in shared
   // memory, an overflow on the device heap). No dynamic parallelism is left.

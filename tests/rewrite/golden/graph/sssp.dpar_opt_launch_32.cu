@@ -77,7 +77,7 @@ struct sssp_child_nestor_launch {
   dim3 nestor_grid, nestor_block;
 };
 
-// The child of dpar-opt (irregular-loop-and-recursion-templates.md II-B, Figure 1(e)): one launch per
+// The child of dpar-opt ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(e)): one launch per
 // parent block; block k runs the block's delayed launch k, its threads striding over the child threads.
 __global__ void sssp_child_nestor_dpar(nestor::tmpl::launch_batch<sssp_child_nestor_launch> nestor_batch) {
   nestor::tmpl::run_launch_batch(nestor_batch, [](const sssp_child_nestor_launch &a, uint3 t, uint3 b, dim3 bd, dim3 gd) {
@@ -101,7 +101,7 @@ __device__ __forceinline__ void sssp_parent_nestor_body(const unsigned* offsets,
       dim3 grid(grid_x, grid_y);
       dim3 block(SSSP_BX, SSSP_BY);
       {
-        // dpar-opt, lb_threshold 32 (irregular-loop-and-recursion-templates.md II-B): a launch of fewer than 32 threads
+        // dpar-opt, lb_threshold 32 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): a launch of fewer than 32 threads
         // runs in this thread; a larger one is held, and this block makes one device launch for all of them
         // after the parent body.
         const dim3 nestor_grid(grid), nestor_block(block);
@@ -131,7 +131,7 @@ __device__ __forceinline__ void sssp_parent_nestor_body(const unsigned* offsets,
 __global__ void sssp_parent(const unsigned* offsets, const unsigned* targets, const unsigned* weights, unsigned n,
                             unsigned* dist, const int* active, int* next_active, int* changed,
                             unsigned long long* launches, unsigned* launch_errors) {
-  // dpar-opt, lb_threshold 32 (irregular-loop-and-recursion-templates.md II-B, Figure 1(e)): the body runs launches of sssp_child
+  // dpar-opt, lb_threshold 32 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(e)): the body runs launches of sssp_child
   // below 32 threads in their thread and holds larger ones; then thread 0 makes one device launch of
   // sssp_child_nestor_dpar for all of them (CDP2: the parent never waits; the child grid completes before
   // the parent grid, as the original children did). Without -rdc the block runs them itself.

@@ -77,7 +77,7 @@ struct sssp_child_nestor_launch {
   dim3 nestor_grid, nestor_block;
 };
 
-// The pass over delayed launches (irregular-loop-and-recursion-templates.md II-B, dual-queue): block-mapped,
+// The pass over delayed launches ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, dual-queue): block-mapped,
 // one block per launch striding over its child threads, or thread-mapped for the small queue, one thread
 // per launch running all its child threads.
 __global__ void sssp_child_nestor_drain(nestor::tmpl::launch_queue<sssp_child_nestor_launch> nestor_lq, bool nestor_block_mapped) {
@@ -102,7 +102,7 @@ __global__ void sssp_parent(const unsigned* offsets, const unsigned* targets, co
       dim3 grid(grid_x, grid_y);
       dim3 block(SSSP_BX, SSSP_BY);
       {
-        // dual-queue, lb_threshold 32 (irregular-loop-and-recursion-templates.md II-B), no dynamic parallelism: the launch is
+        // dual-queue, lb_threshold 32 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B), no dynamic parallelism: the launch is
         // queued as small (fewer than 32 threads, thread-mapped pass) or large (block-mapped pass);
         // the passes run after this grid (CDP2 gives no earlier guarantee either).
         const dim3 nestor_grid(grid), nestor_block(block);

@@ -12,7 +12,7 @@ __global__ void scaled_prefix_sums(const float *a, const float *bias_in, const i
   bias *= 2.0f;
   const int len = lens[row] < m ? lens[row] : m;
   float s = 0.0f;
-  // Rewrite loop with CTE (collaborative-task-engagement.md III-B): the warp expands its
+  // Rewrite loop with CTE ("Eliminating Intra-warp Load Imbalance in Irregular Nested Patterns via Collaborative Task Engagement", III-B): the warp expands its
   // threads' ranges into one list of fine tasks and reduces them per owner.
   s = nestor::cte::for_each_index<64, nestor::cte::disjoint>(
       0, len,

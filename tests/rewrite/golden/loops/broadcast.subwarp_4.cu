@@ -5,7 +5,7 @@
 #include <nestor/np.cuh>
 
 __global__ void scaled_prefix_sums(const float *a, const float *bias_in, const int *lens, float *out, int n, int m) {
-  // Sub-warp decomposition, width 4: master = linear thread / 4, slave = linear thread % 4 (cuda-np.md 3.4, 3.7).
+  // Sub-warp decomposition, width 4: master = linear thread / 4, slave = linear thread % 4 ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::intra<4>;
   const dim3 nestor_blockDim(blockDim.x / 4, blockDim.y, blockDim.z);
   const unsigned nestor_master = nestor_np_group::master_id();

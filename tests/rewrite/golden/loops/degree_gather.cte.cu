@@ -7,7 +7,7 @@ __global__ void max_neighbour_degree(const int *offsets, const int *adj, int *be
   int v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v >= vertices) return;
   int best = 0;
-  // Rewrite loop with CTE (collaborative-task-engagement.md III-B): the warp expands its
+  // Rewrite loop with CTE ("Eliminating Intra-warp Load Imbalance in Irregular Nested Patterns via Collaborative Task Engagement", III-B): the warp expands its
   // threads' ranges into one list of fine tasks and reduces them per owner.
   best = nestor::cte::for_each_index<128, nestor::cte::scanned>(
       offsets[v], offsets[v + 1],

@@ -13,7 +13,7 @@ __global__ void helper_sum(const int *offsets, const int *adj, const int *weight
   int v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v >= vertices) return;
   unsigned sum = 0; // wraps: unsigned + is associative, so any order gives the same bits
-  // Rewrite loop with CTE (collaborative-task-engagement.md III-B): the warp expands its
+  // Rewrite loop with CTE ("Eliminating Intra-warp Load Imbalance in Irregular Nested Patterns via Collaborative Task Engagement", III-B): the warp expands its
   // threads' ranges into one list of fine tasks and reduces them per owner.
   sum = nestor::cte::for_each_index<128, nestor::cte::scanned>(
       offsets[v], offsets[v + 1],

@@ -10,7 +10,7 @@ __device__ unsigned hashed(int u) { return (unsigned(u) * 2654435761u) % 1000u +
 __device__ unsigned weighted(const int *weight, int u) { return hashed(u) * unsigned(weight[u] % 7 + 1); }
 
 __global__ void helper_sum(const int *offsets, const int *adj, const int *weight, unsigned *sums, int vertices) {
-  // Sub-warp decomposition, width 8: master = linear thread / 8, slave = linear thread % 8 (cuda-np.md 3.4, 3.7).
+  // Sub-warp decomposition, width 8: master = linear thread / 8, slave = linear thread % 8 ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::intra<8>;
   const dim3 nestor_blockDim(blockDim.x / 8, blockDim.y, blockDim.z);
   const unsigned nestor_master = nestor_np_group::master_id();

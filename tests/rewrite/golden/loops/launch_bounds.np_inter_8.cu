@@ -3,7 +3,7 @@
 #include <nestor/np.cuh>
 
 __global__ void __launch_bounds__(256) dot_rows(const float *a, const float *b, float *out, int n, int m) {
-  // CUDA-NP: 8 slaves, inter-warp: block (32, 8), master = threadIdx.x, slave = threadIdx.y (cuda-np.md 3.4, 3.7).
+  // CUDA-NP: 8 slaves, inter-warp: block (32, 8), master = threadIdx.x, slave = threadIdx.y ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::inter<32, 8>;
   const dim3 nestor_blockDim(32, 1, 1);
   const unsigned nestor_master = nestor_np_group::master_id();

@@ -3,7 +3,7 @@
 #include <nestor/np.cuh>
 
 __global__ void __launch_bounds__(256) dot_rows(const float *a, const float *b, float *out, int n, int m) {
-  // CUDA-NP: 16 slaves, intra-warp: master = linear thread / 16, slave = linear thread % 16 (cuda-np.md 3.4, 3.7).
+  // CUDA-NP: 16 slaves, intra-warp: master = linear thread / 16, slave = linear thread % 16 ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::intra<16>;
   const dim3 nestor_blockDim(blockDim.x / 16, blockDim.y, blockDim.z);
   const unsigned nestor_master = nestor_np_group::master_id();

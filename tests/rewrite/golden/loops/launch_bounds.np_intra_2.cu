@@ -3,7 +3,7 @@
 #include <nestor/np.cuh>
 
 __global__ void __launch_bounds__(256) dot_rows(const float *a, const float *b, float *out, int n, int m) {
-  // CUDA-NP: 2 slaves, intra-warp: master = linear thread / 2, slave = linear thread % 2 (cuda-np.md 3.4, 3.7).
+  // CUDA-NP: 2 slaves, intra-warp: master = linear thread / 2, slave = linear thread % 2 ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::intra<2>;
   const dim3 nestor_blockDim(blockDim.x / 2, blockDim.y, blockDim.z);
   const unsigned nestor_master = nestor_np_group::master_id();

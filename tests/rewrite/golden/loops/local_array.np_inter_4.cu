@@ -7,7 +7,7 @@
 #define NPOINTS 150
 
 __global__ void ellipse(const float *grad_x, const float *weights, float *gicov, int count, float threshold) {
-  // CUDA-NP: 4 slaves, inter-warp: block (128, 4), master = threadIdx.x, slave = threadIdx.y (cuda-np.md 3.4, 3.7).
+  // CUDA-NP: 4 slaves, inter-warp: block (128, 4), master = threadIdx.x, slave = threadIdx.y ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::inter<128, 4>;
   const dim3 nestor_blockDim(128, 1, 1);
   const unsigned nestor_master = nestor_np_group::master_id();
@@ -15,7 +15,7 @@ __global__ void ellipse(const float *grad_x, const float *weights, float *gicov,
   bool nestor_active = true; // false once the original thread would have returned
   int i = blockIdx.x * nestor_blockDim.x + nestor_threadIdx.x;
   nestor_active = nestor_active && !(i >= count); // was: if (i >= count) return; (inter-warp NP keeps every thread for the block barriers)
-  NESTOR_NP_ARRAY_REGISTERS(nestor_np_group, float, Grad, 150); // 600 bytes, indexed only by the iterator: partitioned over the slaves (cuda-np.md 3.3)
+  NESTOR_NP_ARRAY_REGISTERS(nestor_np_group, float, Grad, 150); // 600 bytes, indexed only by the iterator: partitioned over the slaves ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.3)
   float sum = 0.0f, var = 0.0f, ep = 0.0f;
 // (was: #pragma np parallel for)
   // CUDA-NP: 4 slaves, inter-warp: iterations spread over the master and its slaves

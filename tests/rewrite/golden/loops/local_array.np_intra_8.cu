@@ -7,14 +7,14 @@
 #define NPOINTS 150
 
 __global__ void ellipse(const float *grad_x, const float *weights, float *gicov, int count, float threshold) {
-  // CUDA-NP: 8 slaves, intra-warp: master = linear thread / 8, slave = linear thread % 8 (cuda-np.md 3.4, 3.7).
+  // CUDA-NP: 8 slaves, intra-warp: master = linear thread / 8, slave = linear thread % 8 ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::intra<8>;
   const dim3 nestor_blockDim(blockDim.x / 8, blockDim.y, blockDim.z);
   const unsigned nestor_master = nestor_np_group::master_id();
   const uint3 nestor_threadIdx = make_uint3(nestor_master % nestor_blockDim.x, nestor_master / nestor_blockDim.x % nestor_blockDim.y, nestor_master / (nestor_blockDim.x * nestor_blockDim.y));
   int i = blockIdx.x * nestor_blockDim.x + nestor_threadIdx.x;
   if (i >= count) return;
-  NESTOR_NP_ARRAY_REGISTERS(nestor_np_group, float, Grad, 150); // 600 bytes, indexed only by the iterator: partitioned over the slaves (cuda-np.md 3.3)
+  NESTOR_NP_ARRAY_REGISTERS(nestor_np_group, float, Grad, 150); // 600 bytes, indexed only by the iterator: partitioned over the slaves ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.3)
   float sum = 0.0f, var = 0.0f, ep = 0.0f;
 // (was: #pragma np parallel for)
   // CUDA-NP: 8 slaves, intra-warp: iterations spread over the master and its slaves

@@ -10,7 +10,7 @@
 
 __global__ void ellipse_global(const float *grad_x, const float *weights, const int *pick, float *gicov, int *bins_out,
                                int count, void *nestor_np_pool /* CUDA-NP: 4 slaves, inter-warp: global memory for thread-local arrays */) {
-  // CUDA-NP: 4 slaves, inter-warp: block (128, 4), master = threadIdx.x, slave = threadIdx.y (cuda-np.md 3.4, 3.7).
+  // CUDA-NP: 4 slaves, inter-warp: block (128, 4), master = threadIdx.x, slave = threadIdx.y ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::inter<128, 4>;
   const dim3 nestor_blockDim(128, 1, 1);
   const unsigned nestor_master = nestor_np_group::master_id();
@@ -18,8 +18,8 @@ __global__ void ellipse_global(const float *grad_x, const float *weights, const 
   bool nestor_active = true; // false once the original thread would have returned
   int i = blockIdx.x * nestor_blockDim.x + nestor_threadIdx.x;
   nestor_active = nestor_active && !(i >= count); // was: if (i >= count) return; (inter-warp NP keeps every thread for the block barriers)
-  NESTOR_NP_ARRAY_GLOBAL_AT(nestor_np_group, float, Grad, 150, nestor_np_pool, 0); // 600 bytes: over the shared-memory budget, global memory (cuda-np.md 3.3)
-  NESTOR_NP_ARRAY_GLOBAL_AT(nestor_np_group, int, bins, 100, nestor_np_pool, 608); // 400 bytes: over the shared-memory budget, global memory (cuda-np.md 3.3)
+  NESTOR_NP_ARRAY_GLOBAL_AT(nestor_np_group, float, Grad, 150, nestor_np_pool, 0); // 600 bytes: over the shared-memory budget, global memory ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.3)
+  NESTOR_NP_ARRAY_GLOBAL_AT(nestor_np_group, int, bins, 100, nestor_np_pool, 608); // 400 bytes: over the shared-memory budget, global memory ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.3)
   float sum = 0.0f;
 // (was: #pragma np parallel for)
   // CUDA-NP: 4 slaves, inter-warp: iterations spread over the master and its slaves

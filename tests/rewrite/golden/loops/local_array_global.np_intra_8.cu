@@ -10,15 +10,15 @@
 
 __global__ void ellipse_global(const float *grad_x, const float *weights, const int *pick, float *gicov, int *bins_out,
                                int count, void *nestor_np_pool /* CUDA-NP: 8 slaves, intra-warp: global memory for thread-local arrays */) {
-  // CUDA-NP: 8 slaves, intra-warp: master = linear thread / 8, slave = linear thread % 8 (cuda-np.md 3.4, 3.7).
+  // CUDA-NP: 8 slaves, intra-warp: master = linear thread / 8, slave = linear thread % 8 ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::intra<8>;
   const dim3 nestor_blockDim(blockDim.x / 8, blockDim.y, blockDim.z);
   const unsigned nestor_master = nestor_np_group::master_id();
   const uint3 nestor_threadIdx = make_uint3(nestor_master % nestor_blockDim.x, nestor_master / nestor_blockDim.x % nestor_blockDim.y, nestor_master / (nestor_blockDim.x * nestor_blockDim.y));
   int i = blockIdx.x * nestor_blockDim.x + nestor_threadIdx.x;
   if (i >= count) return;
-  NESTOR_NP_ARRAY_GLOBAL_AT(nestor_np_group, float, Grad, 150, nestor_np_pool, 0); // 600 bytes: over the shared-memory budget, global memory (cuda-np.md 3.3)
-  NESTOR_NP_ARRAY_GLOBAL_AT(nestor_np_group, int, bins, 100, nestor_np_pool, 608); // 400 bytes: over the shared-memory budget, global memory (cuda-np.md 3.3)
+  NESTOR_NP_ARRAY_GLOBAL_AT(nestor_np_group, float, Grad, 150, nestor_np_pool, 0); // 600 bytes: over the shared-memory budget, global memory ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.3)
+  NESTOR_NP_ARRAY_GLOBAL_AT(nestor_np_group, int, bins, 100, nestor_np_pool, 608); // 400 bytes: over the shared-memory budget, global memory ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.3)
   float sum = 0.0f;
 // (was: #pragma np parallel for)
   // CUDA-NP: 8 slaves, intra-warp: iterations spread over the master and its slaves

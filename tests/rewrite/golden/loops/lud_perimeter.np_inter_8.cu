@@ -7,7 +7,7 @@
 #define BLOCK_SIZE 16
 
 __global__ void lud_perimeter(float *m, float *out, int matrix_dim, int offset) {
-  // CUDA-NP: 8 slaves, inter-warp: block (16, 8), master = threadIdx.x, slave = threadIdx.y (cuda-np.md 3.4, 3.7).
+  // CUDA-NP: 8 slaves, inter-warp: block (16, 8), master = threadIdx.x, slave = threadIdx.y ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::inter<16, 8>;
   const dim3 nestor_blockDim(16, 1, 1);
   const unsigned nestor_master = nestor_np_group::master_id();

@@ -5,7 +5,7 @@
 #include <nestor/np.cuh>
 
 __global__ void filter2d(const float *in, const float *wts, float *out, int *ids, int width, int height, int taps) {
-  // CUDA-NP: 4 slaves, inter-warp: block (128, 4), master = threadIdx.x, slave = threadIdx.y (cuda-np.md 3.4, 3.7).
+  // CUDA-NP: 4 slaves, inter-warp: block (128, 4), master = threadIdx.x, slave = threadIdx.y ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::inter<128, 4>;
   const dim3 nestor_blockDim(16, 8, 1);
   const unsigned nestor_master = nestor_np_group::master_id();

@@ -11,7 +11,7 @@ __global__ void branchy_rows(const int *rowptr, const int *col, const float *val
     float sum = 0.0f;
     const int start = rowptr[row];
     if (row % 3 != 0) {
-      // Rewrite loop with CTE (collaborative-task-engagement.md III-B): the warp expands its
+      // Rewrite loop with CTE ("Eliminating Intra-warp Load Imbalance in Irregular Nested Patterns via Collaborative Task Engagement", III-B): the warp expands its
       // threads' ranges into one list of fine tasks and reduces them per owner.
       sum = nestor::cte::for_each_index<64, nestor::cte::scanned>(
           start, rowptr[row + 1],

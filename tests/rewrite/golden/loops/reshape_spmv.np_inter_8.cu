@@ -6,7 +6,7 @@
 #include <nestor/np.cuh>
 
 __global__ void spmv_256(const int *rowptr, const int *col, const float *val, const float *x, float *y, int rows) {
-  // CUDA-NP: 8 slaves, inter-warp: block (128, 8), master = threadIdx.x, slave = threadIdx.y (cuda-np.md 3.4, 3.7).
+  // CUDA-NP: 8 slaves, inter-warp: block (128, 8), master = threadIdx.x, slave = threadIdx.y ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::inter<128, 8>;
   const dim3 nestor_blockDim(128, 1, 1);
   const unsigned nestor_master = nestor_np_group::master_id();

@@ -6,7 +6,7 @@
 #include <nestor/np.cuh>
 
 __global__ void spmv_256(const int *rowptr, const int *col, const float *val, const float *x, float *y, int rows) {
-  // CUDA-NP: 32 slaves, intra-warp: master = linear thread / 32, slave = linear thread % 32 (cuda-np.md 3.4, 3.7).
+  // CUDA-NP: 32 slaves, intra-warp: master = linear thread / 32, slave = linear thread % 32 ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::intra<32>;
   const dim3 nestor_blockDim(blockDim.x / 32, blockDim.y, blockDim.z);
   const unsigned nestor_master = nestor_np_group::master_id();

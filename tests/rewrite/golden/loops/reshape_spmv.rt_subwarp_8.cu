@@ -15,7 +15,7 @@ __global__ void spmv_256(const int *rowptr, const int *col, const float *val, co
 }
 
 __global__ void spmv_rt(const int *rowptr, const int *col, const float *val, const float *x, float *y, int rows) {
-  // Sub-warp decomposition, width 8: master = linear thread / 8, slave = linear thread % 8 (cuda-np.md 3.4, 3.7).
+  // Sub-warp decomposition, width 8: master = linear thread / 8, slave = linear thread % 8 ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::intra<8>;
   const dim3 nestor_blockDim(blockDim.x / 8, blockDim.y, blockDim.z);
   const unsigned nestor_master = nestor_np_group::master_id();

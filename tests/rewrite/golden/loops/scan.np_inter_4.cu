@@ -5,7 +5,7 @@
 #include <nestor/np.cuh>
 
 __global__ void prefix_rows(const float *a, float *prefix, float *totals, float *lasts, int *hist_out, int n, int m) {
-  // CUDA-NP: 4 slaves, inter-warp: block (64, 4), master = threadIdx.x, slave = threadIdx.y (cuda-np.md 3.4, 3.7).
+  // CUDA-NP: 4 slaves, inter-warp: block (64, 4), master = threadIdx.x, slave = threadIdx.y ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::inter<64, 4>;
   const dim3 nestor_blockDim(64, 1, 1);
   const unsigned nestor_master = nestor_np_group::master_id();
@@ -13,7 +13,7 @@ __global__ void prefix_rows(const float *a, float *prefix, float *totals, float 
   bool nestor_active = true; // false once the original thread would have returned
   int row = blockIdx.x * nestor_blockDim.x + nestor_threadIdx.x;
   nestor_active = nestor_active && !(row >= n); // was: if (row >= n) return; (inter-warp NP keeps every thread for the block barriers)
-  NESTOR_NP_ARRAY_SHARED(nestor_np_group, int, hist, 8, 64); // 32 bytes < 384 - 0 per master: shared memory (cuda-np.md 3.3)
+  NESTOR_NP_ARRAY_SHARED(nestor_np_group, int, hist, 8, 64); // 32 bytes < 384 - 0 per master: shared memory ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.3)
   float acc = 0.0f;
 // (was: #pragma np parallel for scan(+:acc))
   // CUDA-NP: 4 slaves, inter-warp: iterations spread over the master and its slaves

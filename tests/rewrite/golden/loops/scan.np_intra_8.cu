@@ -5,14 +5,14 @@
 #include <nestor/np.cuh>
 
 __global__ void prefix_rows(const float *a, float *prefix, float *totals, float *lasts, int *hist_out, int n, int m) {
-  // CUDA-NP: 8 slaves, intra-warp: master = linear thread / 8, slave = linear thread % 8 (cuda-np.md 3.4, 3.7).
+  // CUDA-NP: 8 slaves, intra-warp: master = linear thread / 8, slave = linear thread % 8 ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::intra<8>;
   const dim3 nestor_blockDim(blockDim.x / 8, blockDim.y, blockDim.z);
   const unsigned nestor_master = nestor_np_group::master_id();
   const uint3 nestor_threadIdx = make_uint3(nestor_master % nestor_blockDim.x, nestor_master / nestor_blockDim.x % nestor_blockDim.y, nestor_master / (nestor_blockDim.x * nestor_blockDim.y));
   int row = blockIdx.x * nestor_blockDim.x + nestor_threadIdx.x;
   if (row >= n) return;
-  NESTOR_NP_ARRAY_SHARED(nestor_np_group, int, hist, 8, 64); // 32 bytes < 384 - 0 per master: shared memory (cuda-np.md 3.3)
+  NESTOR_NP_ARRAY_SHARED(nestor_np_group, int, hist, 8, 64); // 32 bytes < 384 - 0 per master: shared memory ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.3)
   float acc = 0.0f;
 // (was: #pragma np parallel for scan(+:acc))
   // CUDA-NP: 8 slaves, intra-warp: iterations spread over the master and its slaves

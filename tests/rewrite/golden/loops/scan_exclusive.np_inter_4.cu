@@ -6,7 +6,7 @@
 
 __global__ void exclusive_rows(const float *__restrict__ a, float *__restrict__ offsets, float *totals, const int *flags,
                                int *positions, int *counts, int n, int m) {
-  // CUDA-NP: 4 slaves, inter-warp: block (64, 4), master = threadIdx.x, slave = threadIdx.y (cuda-np.md 3.4, 3.7).
+  // CUDA-NP: 4 slaves, inter-warp: block (64, 4), master = threadIdx.x, slave = threadIdx.y ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::inter<64, 4>;
   const dim3 nestor_blockDim(64, 1, 1);
   const unsigned nestor_master = nestor_np_group::master_id();

@@ -7,7 +7,7 @@ __global__ void spmv_csr(const int *rowptr, const int *col, const float *val, co
   int row = blockIdx.x * blockDim.x + threadIdx.x;
   if (row >= rows) return;
   float sum = 0.0f;
-  // Rewrite loop with CTE (collaborative-task-engagement.md III-B): the warp expands its
+  // Rewrite loop with CTE ("Eliminating Intra-warp Load Imbalance in Irregular Nested Patterns via Collaborative Task Engagement", III-B): the warp expands its
   // threads' ranges into one list of fine tasks and reduces them per owner.
   sum = nestor::cte::for_each_index<32, nestor::cte::scanned>(
       rowptr[row], rowptr[row + 1],

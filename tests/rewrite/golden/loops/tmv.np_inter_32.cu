@@ -6,7 +6,7 @@
 #define TMV_BLOCK 64
 
 __global__ void tmv(float *a, float *b, float *c, int w, int h) {
-  // CUDA-NP: 32 slaves, inter-warp: block (32, 32), master = threadIdx.x, slave = threadIdx.y (cuda-np.md 3.4, 3.7).
+  // CUDA-NP: 32 slaves, inter-warp: block (32, 32), master = threadIdx.x, slave = threadIdx.y ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::inter<32, 32>;
   const dim3 nestor_blockDim(32, 1, 1);
   const unsigned nestor_master = nestor_np_group::master_id();

@@ -6,7 +6,7 @@
 #define TMV_BLOCK 64
 
 __global__ void tmv(float *a, float *b, float *c, int w, int h) {
-  // CUDA-NP: 16 slaves, intra-warp: master = linear thread / 16, slave = linear thread % 16 (cuda-np.md 3.4, 3.7).
+  // CUDA-NP: 16 slaves, intra-warp: master = linear thread / 16, slave = linear thread % 16 ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::intra<16>;
   const dim3 nestor_blockDim(blockDim.x / 16, blockDim.y, blockDim.z);
   const unsigned nestor_master = nestor_np_group::master_id();

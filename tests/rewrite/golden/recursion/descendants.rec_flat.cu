@@ -39,8 +39,8 @@ __device__ __forceinline__ void add_children_nestor_body(const unsigned *child_o
 
 __device__ __forceinline__ void descendants_nestor_post(const unsigned *child_offsets, const unsigned *children, unsigned *desc, unsigned node) { add_children_nestor_body(child_offsets, children, desc, node); }
 
-// One level of descendants's recursion without dynamic parallelism (rec-flat, irregular-loop-and-
-// recursion-templates.md II-C): one thread per (frontier node, child) pair; a child that recursed
+// One level of descendants's recursion without dynamic parallelism (rec-flat,
+// "Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-C): one thread per (frontier node, child) pair; a child that recursed
 // in the original joins the next frontier.
 __global__ void descendants_nestor_level(const unsigned *child_offsets, const unsigned *children, unsigned *desc, const unsigned int *nestor_frontier, const unsigned *nestor_first, unsigned nestor_nodes,
     unsigned nestor_pairs, unsigned int *nestor_next, unsigned *nestor_next_count) {

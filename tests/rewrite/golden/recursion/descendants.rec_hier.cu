@@ -44,7 +44,7 @@ __device__ __forceinline__ void add_children_nestor_body(const unsigned *child_o
 
 __device__ __forceinline__ void descendants_nestor_post(const unsigned *child_offsets, const unsigned *children, unsigned *desc, unsigned node) { add_children_nestor_body(child_offsets, children, desc, node); }
 
-// descendants after rec-hier (irregular-loop-and-recursion-templates.md II-C, Figure 3(e)): one block per
+// descendants after rec-hier ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-C, Figure 3(e)): one block per
 // child of node, threads over the child's children; the kernel is launched again, by one thread,
 // only for a child with grandchildren, and that launch's tail launch combines the child.
 __global__ void descendants(const unsigned *child_offsets, const unsigned *children, unsigned *desc, unsigned node) {

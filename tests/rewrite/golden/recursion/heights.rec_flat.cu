@@ -33,8 +33,8 @@ __device__ __forceinline__ void max_of_children_nestor_body(const unsigned *chil
 
 __device__ __forceinline__ void heights_nestor_post(const unsigned *child_offsets, const unsigned *children, unsigned *height, unsigned node) { max_of_children_nestor_body(child_offsets, children, height, node); }
 
-// One level of heights's recursion without dynamic parallelism (rec-flat, irregular-loop-and-
-// recursion-templates.md II-C): one thread per (frontier node, child) pair; a child that recursed
+// One level of heights's recursion without dynamic parallelism (rec-flat,
+// "Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-C): one thread per (frontier node, child) pair; a child that recursed
 // in the original joins the next frontier.
 __global__ void heights_nestor_level(const unsigned *child_offsets, const unsigned *children, unsigned *height, const unsigned int *nestor_frontier, const unsigned *nestor_first, unsigned nestor_nodes,
     unsigned nestor_pairs, unsigned int *nestor_next, unsigned *nestor_next_count) {

@@ -37,7 +37,7 @@ __device__ __forceinline__ void max_of_children_nestor_body(const unsigned *chil
 
 __device__ __forceinline__ void heights_nestor_post(const unsigned *child_offsets, const unsigned *children, unsigned *height, unsigned node) { max_of_children_nestor_body(child_offsets, children, height, node); }
 
-// heights after rec-hier (irregular-loop-and-recursion-templates.md II-C, Figure 3(e)): one block per
+// heights after rec-hier ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-C, Figure 3(e)): one block per
 // child of node, threads over the child's children; the kernel is launched again, by one thread,
 // only for a child with grandchildren, and that launch's tail launch combines the child.
 __global__ void heights(const unsigned *child_offsets, const unsigned *children, unsigned *height, unsigned node) {

@@ -67,7 +67,7 @@ __device__ __forceinline__ bool bounded_nestor_recurses(const unsigned *off, con
   return depth + 1 < max_depth;
 }
 
-// bounded after rec-hier (irregular-loop-and-recursion-templates.md II-C, Figure 3(e)): one block per
+// bounded after rec-hier ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-C, Figure 3(e)): one block per
 // child of node, threads over the child's children; the kernel is launched again, by one thread,
 // only for a child with grandchildren.
 __global__ void bounded(const unsigned *off, const unsigned *kids, unsigned *depth_of, unsigned node, int depth, int max_depth) {

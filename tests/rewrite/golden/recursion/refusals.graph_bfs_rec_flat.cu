@@ -53,8 +53,8 @@ __device__ __forceinline__ bool graph_bfs_nestor_visit(const unsigned *off, cons
   return old > level[node] + 1;
 }
 
-// One level of graph_bfs's recursion without dynamic parallelism (rec-flat, irregular-loop-and-
-// recursion-templates.md II-C): one thread per (frontier node, child) pair; a child that recursed
+// One level of graph_bfs's recursion without dynamic parallelism (rec-flat,
+// "Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-C): one thread per (frontier node, child) pair; a child that recursed
 // in the original joins the next frontier.
 __global__ void graph_bfs_nestor_level(const unsigned *off, const unsigned *nbrs, unsigned *level, const unsigned int *nestor_frontier, const unsigned *nestor_first, unsigned nestor_nodes,
     unsigned nestor_pairs, unsigned int *nestor_next, unsigned *nestor_next_count) {

@@ -98,7 +98,7 @@ __device__ __forceinline__ bool strided_nestor_recurses(const unsigned *off, con
   return true;
 }
 
-// strided after rec-hier (irregular-loop-and-recursion-templates.md II-C, Figure 3(e)): one block per
+// strided after rec-hier ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-C, Figure 3(e)): one block per
 // child of node, threads over the child's children; the kernel is launched again, by one thread,
 // only for a child with grandchildren.
 __global__ void strided(const unsigned *off, const unsigned *kids, unsigned *val, unsigned node) {

@@ -23,7 +23,7 @@ __device__ __forceinline__ bool tree_levels_nestor_recurses(const unsigned *chil
   return fanout != 0;
 }
 
-// tree_levels after rec-hier (irregular-loop-and-recursion-templates.md II-C, Figure 3(e)): one block per
+// tree_levels after rec-hier ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-C, Figure 3(e)): one block per
 // child of node, threads over the child's children; the kernel is launched again, by one thread,
 // only for a child with grandchildren.
 __global__ void tree_levels(const unsigned *child_offsets, const unsigned *children, unsigned *level, unsigned node) {

@@ -14,8 +14,8 @@ __device__ __forceinline__ bool levels_serial_nestor_visit(const unsigned *child
   return child_offsets[child + 1] > child_offsets[child];
 }
 
-// One level of levels_serial's recursion without dynamic parallelism (rec-flat, irregular-loop-and-
-// recursion-templates.md II-C): one thread per (frontier node, child) pair; a child that recursed
+// One level of levels_serial's recursion without dynamic parallelism (rec-flat,
+// "Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-C): one thread per (frontier node, child) pair; a child that recursed
 // in the original joins the next frontier.
 __global__ void levels_serial_nestor_level(const unsigned *child_offsets, const unsigned *children, unsigned *level, const unsigned int *nestor_frontier, const unsigned *nestor_first, unsigned nestor_nodes,
     unsigned nestor_pairs, unsigned int *nestor_next, unsigned *nestor_next_count) {

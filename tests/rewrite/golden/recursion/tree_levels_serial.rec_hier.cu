@@ -18,7 +18,7 @@ __device__ __forceinline__ bool levels_serial_nestor_recurses(const unsigned *ch
   return child_offsets[child + 1] > child_offsets[child];
 }
 
-// levels_serial after rec-hier (irregular-loop-and-recursion-templates.md II-C, Figure 3(e)): one block per
+// levels_serial after rec-hier ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-C, Figure 3(e)): one block per
 // child of node, threads over the child's children; the kernel is launched again, by one thread,
 // only for a child with grandchildren.
 __global__ void levels_serial(const unsigned *child_offsets, const unsigned *children, unsigned *level, unsigned node) {

@@ -19,7 +19,7 @@ __device__ __forceinline__ void spmv_locals_nestor_body(const int *ptr, const in
     float sum = 0.0f;
     int start = ptr[tid];
     int end = ptr[tid + 1];
-    // dbuf-shared (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its
+    // dbuf-shared ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): the phase delays this loop when its
     // trip count is 64 or more, or hands back its block-computed reduction.
     if (nestor_phase.defer(start, end)) return;
     if (nestor_phase.has_result()) sum = nestor::op::add{}(sum, nestor_phase.template result<float>());
@@ -30,7 +30,7 @@ __device__ __forceinline__ void spmv_locals_nestor_body(const int *ptr, const in
 }
 
 __global__ void spmv_locals(const int *ptr, const int *indices, const float *data, const float *x, float *y, int rows) {
-  // dbuf-shared, lb_threshold 64 (irregular-loop-and-recursion-templates.md II-B, Figure 1(c)): rows whose loop
+  // dbuf-shared, lb_threshold 64 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(c)): rows whose loop
   // has 64 or more iterations are delayed to a per-block buffer in shared memory (256 slots, then a
   // global overflow), reduced by the whole block after the thread-mapped pass, and finished by their owner.
   nestor::tmpl::dbuf_shared<int, float, 256>(64, [=](int i) { return data[i] * x[indices[i]]; }, nestor::op::add{},

@@ -10,7 +10,7 @@ __device__ __forceinline__ void max_neighbour_degree_nestor_body(const int *offs
   int v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v >= vertices) return;
   int best = 0;
-  // dbuf-shared (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its
+  // dbuf-shared ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): the phase delays this loop when its
   // trip count is 32 or more, or hands back its block-computed reduction.
   if (nestor_phase.defer(offsets[v], offsets[v + 1])) return;
   if (nestor_phase.has_result()) best = nestor::op::max{}(best, nestor_phase.template result<int>());
@@ -23,7 +23,7 @@ __device__ __forceinline__ void max_neighbour_degree_nestor_body(const int *offs
 }
 
 __global__ void max_neighbour_degree(const int *offsets, const int *adj, int *best_out, int vertices) {
-  // dbuf-shared, lb_threshold 32 (irregular-loop-and-recursion-templates.md II-B, Figure 1(c)): rows whose loop
+  // dbuf-shared, lb_threshold 32 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(c)): rows whose loop
   // has 32 or more iterations are delayed to a per-block buffer in shared memory (128 slots, then a
   // global overflow), reduced by the whole block after the thread-mapped pass, and finished by their owner.
   nestor::tmpl::dbuf_shared<int, int, 128>(32, [=](int e) { return offsets[adj[e] + 1] - offsets[adj[e]]; }, nestor::op::max{},

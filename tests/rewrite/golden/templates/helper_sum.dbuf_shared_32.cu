@@ -16,7 +16,7 @@ __device__ __forceinline__ void helper_sum_nestor_body(const int *offsets, const
   int v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v >= vertices) return;
   unsigned sum = 0; // wraps: unsigned + is associative, so any order gives the same bits
-  // dbuf-shared (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its
+  // dbuf-shared ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): the phase delays this loop when its
   // trip count is 32 or more, or hands back its block-computed reduction.
   if (nestor_phase.defer(offsets[v], offsets[v + 1])) return;
   if (nestor_phase.has_result()) sum = nestor::op::add{}(sum, nestor_phase.template result<unsigned int>());
@@ -26,7 +26,7 @@ __device__ __forceinline__ void helper_sum_nestor_body(const int *offsets, const
 }
 
 __global__ void helper_sum(const int *offsets, const int *adj, const int *weight, unsigned *sums, int vertices) {
-  // dbuf-shared, lb_threshold 32 (irregular-loop-and-recursion-templates.md II-B, Figure 1(c)): rows whose loop
+  // dbuf-shared, lb_threshold 32 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(c)): rows whose loop
   // has 32 or more iterations are delayed to a per-block buffer in shared memory (128 slots, then a
   // global overflow), reduced by the whole block after the thread-mapped pass, and finished by their owner.
   nestor::tmpl::dbuf_shared<int, unsigned int, 128>(32, [=](int e) { return weighted(weight, adj[e]); }, nestor::op::add{},

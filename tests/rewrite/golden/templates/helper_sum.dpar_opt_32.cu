@@ -16,7 +16,7 @@ __device__ __forceinline__ void helper_sum_nestor_body(const int *offsets, const
   int v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v >= vertices) return;
   unsigned sum = 0; // wraps: unsigned + is associative, so any order gives the same bits
-  // dpar-opt (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its
+  // dpar-opt ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): the phase delays this loop when its
   // trip count is 32 or more, or hands back its block-computed reduction.
   if (nestor_phase.defer(offsets[v], offsets[v + 1])) return;
   if (nestor_phase.has_result()) sum = nestor::op::add{}(sum, nestor_phase.template result<unsigned int>());
@@ -34,7 +34,7 @@ __global__ void helper_sum_nestor_dpar_child(const int *offsets, const int *adj,
 }
 
 __global__ void helper_sum(const int *offsets, const int *adj, const int *weight, unsigned *sums, int vertices) {
-  // dpar-opt, lb_threshold 32 (irregular-loop-and-recursion-templates.md II-B, Figure 1(e)): rows whose loop
+  // dpar-opt, lb_threshold 32 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(e)): rows whose loop
   // has 32 or more iterations are delayed to a per-block buffer; thread 0 then launches ONE child
   // grid for the block's buffer (CDP2: nobody waits for it; the child finishes those rows).
   nestor::tmpl::dpar_opt<int, unsigned int>(32, [=](int e) { return weighted(weight, adj[e]); }, nestor::op::add{},

@@ -16,7 +16,7 @@ __device__ __forceinline__ void helper_sum_nestor_body(const int *offsets, const
   int v = blockIdx.x * blockDim.x + threadIdx.x;
   if (v >= vertices) return;
   unsigned sum = 0; // wraps: unsigned + is associative, so any order gives the same bits
-  // dual-queue (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its
+  // dual-queue ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): the phase delays this loop when its
   // trip count is 32 or more, or hands back its block-computed reduction.
   if (nestor_phase.defer(offsets[v], offsets[v + 1])) return;
   if (nestor_phase.has_result()) sum = nestor::op::add{}(sum, nestor_phase.template result<unsigned int>());
@@ -26,7 +26,7 @@ __device__ __forceinline__ void helper_sum_nestor_body(const int *offsets, const
 }
 
 __global__ void helper_sum(const int *offsets, const int *adj, const int *weight, unsigned *sums, int vertices, nestor::tmpl::launch_state nestor_ls = {}) {
-  // dual-queue, lb_threshold 32 (irregular-loop-and-recursion-templates.md II-B, Figure 1(b)): a first pass
+  // dual-queue, lb_threshold 32 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(b)): a first pass
   // queues each row as small or large; a thread-mapped pass runs the small ones and a
   // block-mapped pass the large ones (nestor::tmpl::launch_templates at the launch).
   nestor::tmpl::dispatch<unsigned int>(nestor_ls, [=](int e) { return weighted(weight, adj[e]); }, nestor::op::add{},

@@ -36,7 +36,7 @@ struct add_child_nestor_launch {
   dim3 nestor_grid, nestor_block;
 };
 
-// The child of dpar-opt (irregular-loop-and-recursion-templates.md II-B, Figure 1(e)): one launch per
+// The child of dpar-opt ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(e)): one launch per
 // parent block; block k runs the block's delayed launch k, its threads striding over the child threads.
 __global__ void add_child_nestor_dpar(nestor::tmpl::launch_batch<add_child_nestor_launch> nestor_batch) {
   nestor::tmpl::run_launch_batch(nestor_batch, [](const add_child_nestor_launch &a, uint3 t, uint3 b, dim3 bd, dim3 gd) {
@@ -74,7 +74,7 @@ __device__ __forceinline__ void dynamic_shared_parent_nestor_body(const unsigned
   unsigned r = blockIdx.x * blockDim.x + threadIdx.x;
   scratch[threadIdx.x] = r;
   if (r < rows) {
-    // dpar-opt, lb_threshold 64 (irregular-loop-and-recursion-templates.md II-B): a launch of fewer than 64 threads
+    // dpar-opt, lb_threshold 64 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): a launch of fewer than 64 threads
     // runs in this thread; a larger one is held, and this block makes one device launch for all of them
     // after the parent body.
     const dim3 nestor_grid((off[r + 1] - off[r] + 63) / 64), nestor_block(64);
@@ -94,7 +94,7 @@ __device__ __forceinline__ void dynamic_shared_parent_nestor_body(const unsigned
 }
 
 __global__ void dynamic_shared_parent(const unsigned *off, float *out, unsigned rows) {
-  // dpar-opt, lb_threshold 64 (irregular-loop-and-recursion-templates.md II-B, Figure 1(e)): the body runs launches of add_child
+  // dpar-opt, lb_threshold 64 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(e)): the body runs launches of add_child
   // below 64 threads in their thread and holds larger ones; then thread 0 makes one device launch of
   // add_child_nestor_dpar for all of them (CDP2: the parent never waits; the child grid completes before
   // the parent grid, as the original children did). Without -rdc the block runs them itself.

@@ -63,7 +63,7 @@ __device__ __forceinline__ void on_stream_nestor_body(const int *rp, const float
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   float s = 0.0f;
-  // dbuf-shared (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its
+  // dbuf-shared ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): the phase delays this loop when its
   // trip count is 64 or more, or hands back its block-computed reduction.
   if (nestor_phase.defer(rp[i], rp[i + 1])) return;
   if (nestor_phase.has_result()) s = nestor::op::add{}(s, nestor_phase.template result<float>());
@@ -73,7 +73,7 @@ __device__ __forceinline__ void on_stream_nestor_body(const int *rp, const float
 }
 
 __global__ void on_stream(const int *rp, const float *v, float *out, int n) {
-  // dbuf-shared, lb_threshold 64 (irregular-loop-and-recursion-templates.md II-B, Figure 1(c)): rows whose loop
+  // dbuf-shared, lb_threshold 64 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(c)): rows whose loop
   // has 64 or more iterations are delayed to a per-block buffer in shared memory (128 slots, then a
   // global overflow), reduced by the whole block after the thread-mapped pass, and finished by their owner.
   nestor::tmpl::dbuf_shared<int, float, 128>(64, [=](int j) { return v[j]; }, nestor::op::add{},

@@ -10,7 +10,7 @@ __device__ __forceinline__ void spmv_csr_nestor_body(const int *rowptr, const in
   int row = blockIdx.x * blockDim.x + threadIdx.x;
   if (row >= rows) return;
   float sum = 0.0f;
-  // dbuf-shared (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its
+  // dbuf-shared ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): the phase delays this loop when its
   // trip count is 256 or more, or hands back its block-computed reduction.
   if (nestor_phase.defer(rowptr[row], rowptr[row + 1])) return;
   if (nestor_phase.has_result()) sum = nestor::op::add{}(sum, nestor_phase.template result<float>());
@@ -21,7 +21,7 @@ __device__ __forceinline__ void spmv_csr_nestor_body(const int *rowptr, const in
 }
 
 __global__ void spmv_csr(const int *rowptr, const int *col, const float *val, const float *x, float *y, int rows) {
-  // dbuf-shared, lb_threshold 256 (irregular-loop-and-recursion-templates.md II-B, Figure 1(c)): rows whose loop
+  // dbuf-shared, lb_threshold 256 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(c)): rows whose loop
   // has 256 or more iterations are delayed to a per-block buffer in shared memory (32 slots, then a
   // global overflow), reduced by the whole block after the thread-mapped pass, and finished by their owner.
   nestor::tmpl::dbuf_shared<int, float, 32>(256, [=](int j) { return val[j] * x[col[j]]; }, nestor::op::add{},

@@ -10,7 +10,7 @@ __device__ __forceinline__ void spmv_csr_nestor_body(const int *rowptr, const in
   int row = blockIdx.x * blockDim.x + threadIdx.x;
   if (row >= rows) return;
   float sum = 0.0f;
-  // dpar-opt (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its
+  // dpar-opt ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): the phase delays this loop when its
   // trip count is 64 or more, or hands back its block-computed reduction.
   if (nestor_phase.defer(rowptr[row], rowptr[row + 1])) return;
   if (nestor_phase.has_result()) sum = nestor::op::add{}(sum, nestor_phase.template result<float>());
@@ -29,7 +29,7 @@ __global__ void spmv_csr_nestor_dpar_child(const int *rowptr, const int *col, co
 }
 
 __global__ void spmv_csr(const int *rowptr, const int *col, const float *val, const float *x, float *y, int rows) {
-  // dpar-opt, lb_threshold 64 (irregular-loop-and-recursion-templates.md II-B, Figure 1(e)): rows whose loop
+  // dpar-opt, lb_threshold 64 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(e)): rows whose loop
   // has 64 or more iterations are delayed to a per-block buffer; thread 0 then launches ONE child
   // grid for the block's buffer (CDP2: nobody waits for it; the child finishes those rows).
   nestor::tmpl::dpar_opt<int, float>(64, [=](int j) { return val[j] * x[col[j]]; }, nestor::op::add{},

@@ -10,7 +10,7 @@ __device__ __forceinline__ void spmv_csr_nestor_body(const int *rowptr, const in
   int row = blockIdx.x * blockDim.x + threadIdx.x;
   if (row >= rows) return;
   float sum = 0.0f;
-  // dual-queue (irregular-loop-and-recursion-templates.md II-B): the phase delays this loop when its
+  // dual-queue ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B): the phase delays this loop when its
   // trip count is 128 or more, or hands back its block-computed reduction.
   if (nestor_phase.defer(rowptr[row], rowptr[row + 1])) return;
   if (nestor_phase.has_result()) sum = nestor::op::add{}(sum, nestor_phase.template result<float>());
@@ -21,7 +21,7 @@ __device__ __forceinline__ void spmv_csr_nestor_body(const int *rowptr, const in
 }
 
 __global__ void spmv_csr(const int *rowptr, const int *col, const float *val, const float *x, float *y, int rows, nestor::tmpl::launch_state nestor_ls = {}) {
-  // dual-queue, lb_threshold 128 (irregular-loop-and-recursion-templates.md II-B, Figure 1(b)): a first pass
+  // dual-queue, lb_threshold 128 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(b)): a first pass
   // queues each row as small or large; a thread-mapped pass runs the small ones and a
   // block-mapped pass the large ones (nestor::tmpl::launch_templates at the launch).
   nestor::tmpl::dispatch<float>(nestor_ls, [=](int j) { return val[j] * x[col[j]]; }, nestor::op::add{},

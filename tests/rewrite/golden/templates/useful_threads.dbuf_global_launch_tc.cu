@@ -40,7 +40,7 @@ struct count_common_nestor_launch {
   dim3 nestor_grid, nestor_block;
 };
 
-// The pass over delayed launches (irregular-loop-and-recursion-templates.md II-B, dbuf-global): block-mapped,
+// The pass over delayed launches ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, dbuf-global): block-mapped,
 // one block per launch striding over its child threads.
 __global__ void count_common_nestor_drain(nestor::tmpl::launch_queue<count_common_nestor_launch> nestor_lq, bool nestor_block_mapped) {
   nestor::tmpl::drain_launches(nestor_lq, nestor_block_mapped, [](const count_common_nestor_launch &a, uint3 t, uint3 b, dim3 bd, dim3 gd) {
@@ -53,7 +53,7 @@ __global__ void triangles(const int *offsets, const int *adj, int *out, int n, n
   if (v < n) {
     const int count = offsets[v + 1] - offsets[v];
     if (count > 0) {
-      // dbuf-global, lb_threshold 64 (irregular-loop-and-recursion-templates.md II-B), no dynamic parallelism: a launch of
+      // dbuf-global, lb_threshold 64 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B), no dynamic parallelism: a launch of
       // fewer than 64 threads runs in this thread; a larger one is delayed to count_common_nestor_drain,
       // which runs after this grid (CDP2 gives no earlier guarantee either).
       const dim3 nestor_grid(1), nestor_block(1024);

@@ -33,7 +33,7 @@ __device__ __forceinline__ void sssp_step_nestor_body(const int *offsets, const 
   if (v >= n) return;
   int degree = offsets[v + 1] - offsets[v];
   if (degree > 0) {
-    // dbuf-shared, lb_threshold 64 (irregular-loop-and-recursion-templates.md II-B), no dynamic parallelism: a launch of
+    // dbuf-shared, lb_threshold 64 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B), no dynamic parallelism: a launch of
     // fewer than 64 threads runs in this thread; a larger one is held, and this block runs it after
     // the parent body (CDP2 gives no earlier guarantee either).
     const dim3 nestor_grid(1), nestor_block(128);
@@ -55,7 +55,7 @@ __device__ __forceinline__ void sssp_step_nestor_body(const int *offsets, const 
 }
 
 __global__ void sssp_step(const int *offsets, const int *dst, int *dist, int n) {
-  // dbuf-shared, lb_threshold 64 (irregular-loop-and-recursion-templates.md II-B, Figure 1(b)): the body runs launches of relax
+  // dbuf-shared, lb_threshold 64 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(b)): the body runs launches of relax
   // below 64 threads in their thread and holds larger ones; then the whole block runs the held launches,
   // one after another, its threads striding over each launch's child threads (a buffer in shared
   // memory, an overflow on the device heap). No dynamic parallelism is left.

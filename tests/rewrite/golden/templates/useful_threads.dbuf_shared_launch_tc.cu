@@ -47,7 +47,7 @@ __device__ __forceinline__ void triangles_nestor_body(const int *offsets, const 
   if (v < n) {
     const int count = offsets[v + 1] - offsets[v];
     if (count > 0) {
-      // dbuf-shared, lb_threshold 64 (irregular-loop-and-recursion-templates.md II-B), no dynamic parallelism: a launch of
+      // dbuf-shared, lb_threshold 64 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B), no dynamic parallelism: a launch of
       // fewer than 64 threads runs in this thread; a larger one is held, and this block runs it after
       // the parent body (CDP2 gives no earlier guarantee either).
       const dim3 nestor_grid(1), nestor_block(1024);
@@ -69,7 +69,7 @@ __device__ __forceinline__ void triangles_nestor_body(const int *offsets, const 
 }
 
 __global__ void triangles(const int *offsets, const int *adj, int *out, int n) {
-  // dbuf-shared, lb_threshold 64 (irregular-loop-and-recursion-templates.md II-B, Figure 1(b)): the body runs launches of count_common
+  // dbuf-shared, lb_threshold 64 ("Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations", II-B, Figure 1(b)): the body runs launches of count_common
   // below 64 threads in their thread and holds larger ones; then the whole block runs the held launches,
   // one after another, its threads striding over each launch's child threads (a buffer in shared
   // memory, an overflow on the device heap). No dynamic parallelism is left.

@@ -150,7 +150,7 @@ class SplitLaunch(ProjectCase):
 
     def test_cuda_np_offered_naming_the_other_file(self):
         at = str(line_of(self.path("src/kernels.cu"), "for (int c = 0"))
-        rc, out, err = run("rewrite", self.path("src/kernels.cu"), "--at", at, "--list", cwd=self.root)
+        rc, out, err = run("rewrite", self.path("src/kernels.cu"), "--at", at, "--list", "--verbose", cwd=self.root)
         self.assertEqual(rc, 0, err)
         np_lines = [l for l in out.splitlines() if l.startswith("np [")]
         self.assertTrue(np_lines and all(": applies" in l for l in np_lines[:1]), out)
@@ -296,7 +296,7 @@ class WrapperIncludes(ProjectCase):
 
     def test_np_rewrites_the_kernel_file_and_the_wrappers_launch(self):
         at = str(line_of(self.path("kmeans_kernel.cu"), "for (int f = 0"))
-        rc, out, err = run("rewrite", self.path("kmeans_kernel.cu"), "--at", at, "--list", cwd=self.root)
+        rc, out, err = run("rewrite", self.path("kmeans_kernel.cu"), "--at", at, "--list", "--verbose", cwd=self.root)
         self.assertEqual(rc, 0, err)
         self.assertNotIn("parse", out)
         rc, out, err = run("rewrite", self.path("kmeans_kernel.cu"), "--at", at, "--apply", "np", "--param",
@@ -321,7 +321,7 @@ class DevicePath(ProjectCase):
 
     def test_device_launch_rewrites_apply_and_build(self):
         at = str(line_of(self.path("expand.cu"), "expand_segment<<<"))
-        rc, out, err = run("rewrite", self.path("expand.cu"), "--at", at, "--list", cwd=self.root)
+        rc, out, err = run("rewrite", self.path("expand.cu"), "--at", at, "--list", "--verbose", cwd=self.root)
         self.assertEqual(rc, 0, err)
         applied = [l.split(" [")[0] for l in out.splitlines() if ": applies" in l]
         self.assertIn("threshold", applied, out)

@@ -5,7 +5,7 @@
 #define KMEANS_KERNEL_CU
 
 __global__ void kmeansPoint(const float *features, const Cluster *clusters, int *membership, int npoints) {
-  // CUDA-NP: 4 slaves, intra-warp: master = linear thread / 4, slave = linear thread % 4 (cuda-np.md 3.4, 3.7).
+  // CUDA-NP: 4 slaves, intra-warp: master = linear thread / 4, slave = linear thread % 4 ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::intra<4>;
   const dim3 nestor_blockDim(blockDim.x / 4, blockDim.y, blockDim.z);
   const unsigned nestor_master = nestor_np_group::master_id();

@@ -3,7 +3,7 @@
 #include <nestor/np.cuh>
 
 __global__ void row_norms(const float *m, float *norms, int rows) {
-  // CUDA-NP: 4 slaves, inter-warp: block (128, 4), master = threadIdx.x, slave = threadIdx.y (cuda-np.md 3.4, 3.7).
+  // CUDA-NP: 4 slaves, inter-warp: block (128, 4), master = threadIdx.x, slave = threadIdx.y ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::inter<128, 4>;
   const dim3 nestor_blockDim(128, 1, 1);
   const unsigned nestor_master = nestor_np_group::master_id();

@@ -15,7 +15,7 @@ __global__ void row_norms(const float *m, float *norms, int rows) {
 
 // Per node, the sum of its edges' weights (CSR): an irregular loop per thread.
 __global__ void neighbour_weights(const int *offsets, const float *weights, float *sums, int nodes) {
-  // Sub-warp decomposition, width 8: master = linear thread / 8, slave = linear thread % 8 (cuda-np.md 3.4, 3.7).
+  // Sub-warp decomposition, width 8: master = linear thread / 8, slave = linear thread % 8 ("CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications", 3.4, 3.7).
   using nestor_np_group = nestor::np::intra<8>;
   const dim3 nestor_blockDim(blockDim.x / 8, blockDim.y, blockDim.z);
   const unsigned nestor_master = nestor_np_group::master_id();

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 namespace nestor {
 
@@ -219,6 +220,10 @@ void finish(Mapping &m) {
 }
 
 std::string human(double v) {
+  // The common case without printf's float formatting (the ranking writes
+  // a few numbers into every candidate's explanation): the same text, since
+  // nearbyint rounds half to even as "%.0f" does.
+  if (v >= 0 && v < 1e4 && !std::signbit(v)) return std::to_string(static_cast<long long>(std::nearbyint(v)));
   char buf[32];
   if (v >= 1e9) std::snprintf(buf, sizeof buf, "%.1fG", v / 1e9);
   else if (v >= 1e6) std::snprintf(buf, sizeof buf, "%.1fM", v / 1e6);

@@ -164,18 +164,24 @@ namespace mapping_detail {
 
 Count kernelThreads(const FileModel &m, const Kernel &k, const MappingConfig &cfg, std::optional<unsigned> &block,
                     std::vector<std::string> &assumptions) {
-  for (int id : k.launchedBy) {
-    const LaunchSite &ls = m.launches[size_t(id)];
-    if (ls.deviceSide) continue;
+  // The first host launch decides: this file's, else one in another
+  // translation unit of the project (Kernel::externalLaunches, ProjectIndex.h).
+  auto fromLaunch = [&](const LaunchSite &ls, const std::string &where) -> Count {
     std::optional<double> b = ls.blockValue ? std::optional<double>(double(*ls.blockValue)) : evaluateSize(ls.block, cfg.sizes);
     std::optional<double> g = ls.gridValue ? std::optional<double>(double(*ls.gridValue)) : evaluateSize(ls.grid, cfg.sizes);
     if (b && *b >= 1) block = unsigned(*b);
     if (b && g && *b >= 1 && *g >= 1) return {*b * *g, false};
-    assumptions.push_back("threads of '" + k.name + "': the grid '" + ls.grid + "' of the launch at line " +
-                          std::to_string(ls.span.begin.line) + " is not known; assumed " + human(cfg.defaultThreads) +
-                          " threads (set mapping.sizes)");
+    assumptions.push_back("threads of '" + k.name + "': the grid '" + ls.grid + "' of the launch at " + where +
+                          " is not known; assumed " + human(cfg.defaultThreads) + " threads (set mapping.sizes)");
     return {cfg.defaultThreads, true};
+  };
+  for (int id : k.launchedBy) {
+    const LaunchSite &ls = m.launches[size_t(id)];
+    if (!ls.deviceSide) return fromLaunch(ls, "line " + std::to_string(ls.span.begin.line));
   }
+  for (const ExternalLaunch &e : k.externalLaunches)
+    if (!e.site.deviceSide)
+      return fromLaunch(e.site, llvm::sys::path::filename(e.file).str() + ":" + std::to_string(e.site.span.begin.line));
   assumptions.push_back("threads of '" + k.name + "': no host launch in this file; assumed " +
                         human(cfg.defaultThreads) + " threads");
   return {cfg.defaultThreads, true};

@@ -173,6 +173,39 @@ TEST(MappingLoops, TmvWithFewThreadsPutsTheLoopOnYWithManySlaves) {
   EXPECT_LT(rankOf(*t, "y-32"), rankOf(*t, "sequential"));
 }
 
+// A kernel launched only from another translation unit (issue 21's project
+// index fills Kernel::externalLaunches): that launch sizes the grid, as a
+// launch in the file would, instead of the assumed default.
+TEST(MappingLoops, LaunchInAnotherTranslationUnitSizesTheGrid) {
+  MappingConfig cfg;
+  cfg.sizes = {{"w", 1024}, {"h", 16384}};
+  FileModel local = oneLoop("w / 128", 128, tmvLoop());
+  FileModel split = local;
+  ExternalLaunch e;
+  e.file = "/project/src/main.cu";
+  e.site = split.launches[0];
+  e.site.span.begin.line = 42;
+  split.kernels[0].launchedBy.clear();
+  split.kernels[0].externalLaunches = {e};
+  split.launches.clear();
+  auto a = rankMappingsOf(local, cfg, false, 0), b = rankMappingsOf(split, cfg, false, 0);
+  ASSERT_TRUE(a && b);
+  EXPECT_TRUE(b->assumptions.empty()) << b->assumptions.front();
+  EXPECT_DOUBLE_EQ(a->originalUs, b->originalUs);
+  // Without it, the default thread count is assumed and said.
+  split.kernels[0].externalLaunches.clear();
+  auto c = rankMappingsOf(split, cfg, false, 0);
+  ASSERT_TRUE(c && !c->assumptions.empty());
+  EXPECT_NE(c->assumptions.front().find("no host launch in this file"), std::string::npos) << c->assumptions.front();
+  // An unknown grid names the other file's launch.
+  split.kernels[0].externalLaunches = {e};
+  split.kernels[0].externalLaunches[0].site.grid = "blocks";
+  split.kernels[0].externalLaunches[0].site.gridValue.reset();
+  auto d = rankMappingsOf(split, cfg, false, 0);
+  ASSERT_TRUE(d && !d->assumptions.empty());
+  EXPECT_NE(d->assumptions.front().find("launch at main.cu:42"), std::string::npos) << d->assumptions.front();
+}
+
 TEST(MappingLoops, TmvWithManyThreadsStaysOneDimensional) {
   MappingConfig cfg;
   cfg.sizes = {{"w", 1 << 22}, {"h", 64}};

@@ -25,6 +25,8 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 using namespace llvm;
 
 namespace nestor::cli {
@@ -211,8 +213,13 @@ int runRewrite(const std::optional<std::vector<std::string>> &compileFlags) {
   }
 
   // One rewrite whose edits reach other files (launches in the project):
-  // applied here, every file written all or none.
-  if (chain.size() == 1 && opts.project) {
+  // applied here, every file written all or none. Only a file with a kernel
+  // launched from another translation unit can need that; any other goes
+  // straight to the one path below, so its rewrite is applied once, not twice.
+  const auto &kernels = (*tu)->model().kernels;
+  bool launchedElsewhere =
+      std::any_of(kernels.begin(), kernels.end(), [](const Kernel &k) { return !k.externalLaunches.empty(); });
+  if (chain.size() == 1 && opts.project && launchedElsewhere) {
     if (auto target = targetAtLine((*tu)->model(), chain[0]->targetKind(), line)) {
       auto resolved = resolveParams(*chain[0], given);
       if (!resolved) {

@@ -71,11 +71,17 @@ if(COMMAND nestor_add_gpu_test)
   return()
 endif()
 
+include(${CMAKE_CURRENT_LIST_DIR}/NestorNvccCheck.cmake)
+
 # nestor_gpu_program(TARGET): a program that only a GPU can run; left out of
-# 'all' when NESTOR_BUILD_GPU_PROGRAMS is OFF.
+# 'all' when NESTOR_BUILD_GPU_PROGRAMS is OFF. In 'all', its .cu sources are
+# remembered so that the nvcc check of a golden it compiles does not compile
+# that golden a second time (cmake/NestorNvccCheck.cmake).
 function(nestor_gpu_program target)
   if(NOT NESTOR_BUILD_GPU_PROGRAMS)
     set_target_properties(${target} PROPERTIES EXCLUDE_FROM_ALL TRUE)
+  else()
+    nestor_record_built_cuda_sources(${target})
   endif()
 endfunction()
 

@@ -40,6 +40,14 @@ public:
 private:
   const ASTContext &ctx_;
   RecursionMatch m_;
+  /// Locals the kernel declares before its loop over the children: the
+  /// node's own values (`start = offsets[node]`, `n = offsets[node + 1] -
+  /// start`), which the loop's bounds and the child's index may name.
+  std::vector<const Stmt *> leading_;
+  /// The loop counts children from 0 (`for (c = threadIdx.x; c < n; c +=
+  /// blockDim.x)`, `child = children[offsets[node] + c]`) instead of running
+  /// over the slots offsets[node] .. offsets[node + 1].
+  bool relativeIndex_ = false;
 
   bool no(const std::string &why, SourceSpan at) {
     m_.shape.reason = why;
@@ -113,6 +121,7 @@ private:
         continue;
       }
       if (!haveSlot && isa<ForStmt>(s)) {
+        leading_ = leading;
         if (!matchChildLoop(cast<ForStmt>(s), perChild)) return false;
         haveSlot = haveGuard = true;
         continue;
@@ -134,10 +143,7 @@ private:
                 "offsets[node + 1]) {...}`: the recursion is not over CSR children",
                 m_.selfCall);
     if (!matchPerChild(perChild)) return false;
-    if (!leading.empty())
-      return no("the kernel declares locals before its loop over the children: the rewrites run each child without them",
-                leading.front());
-    return true;
+    return checkLeading(leading);
   }
 
   /// The terms of a child slot `offsets[node] [+ blockIdx.x * blockDim.x +
@@ -183,6 +189,9 @@ private:
     if (!vd || !vd->getInit()) return no("the loop does not declare its slot `s = offsets[node]`" + notCsr, fs);
     SlotTerms st = slotTerms(vd->getInit());
     bool strided = st.tid && st.boff;
+    // Counting the children from 0 (Li, Wu and Becchi's recursive BFS):
+    // `for (c = threadIdx.x; c < offsets[node + 1] - offsets[node]; c += blockDim.x)`.
+    if (!st.off && st.tid && !st.other && !st.minus) return matchRelativeLoop(fs, vd, st.boff, perChild);
     if (!st.off || !st.node || st.other || st.tid != st.boff || st.minus)
       return no("the loop's start `" + textOf(vd->getInit(), ctx_) + "` is not offsets[node] (+ the global thread id)" + notCsr, fs);
     recordSlot(vd, st);
@@ -211,6 +220,161 @@ private:
     m_.serialLoop = !strided;
     perChild = statementsOf(fs->getBody());
     return true;
+  }
+
+  /// The initialiser of a local declared among the leading statements
+  /// (before the loop over the children) that nothing in the kernel writes.
+  const Expr *leadingValue(const VarDecl *v) const {
+    if (!v || isa<ParmVarDecl>(v) || !v->getInit()) return nullptr;
+    bool declaredThere = false;
+    for (const Stmt *s : leading_)
+      if (auto *ds = dyn_cast<DeclStmt>(s))
+        for (const Decl *d : ds->decls())
+          if (d == v) declaredThere = true;
+    if (!declaredThere || effectsOf(m_.kernel->getBody(), ctx_).writes.count(v)) return nullptr;
+    return v->getInit();
+  }
+  /// `offsets[node]`, directly or through leading locals; the first match
+  /// fixes which parameters are the offsets and the node.
+  bool isStartOfNode(const Expr *e, int depth = 0) {
+    e = bare(e);
+    if (const Expr *init = leadingValue(varOf(e))) return depth < 4 && isStartOfNode(init, depth + 1);
+    const Expr *idx = nullptr;
+    const ParmVarDecl *off = subscriptParam(e, &idx);
+    auto *node = idx ? dyn_cast_or_null<ParmVarDecl>(varOf(idx)) : nullptr;
+    if (!off || !node) return false;
+    if (m_.offsets && (off != m_.offsets || node != m_.node)) return false;
+    m_.offsets = off;
+    m_.node = node;
+    return true;
+  }
+  /// `offsets[node + 1] - offsets[node]`, each part directly or through leading locals.
+  bool isChildCount(const Expr *e, int depth = 0) {
+    e = bare(e);
+    if (const Expr *init = leadingValue(varOf(e))) return depth < 4 && isChildCount(init, depth + 1);
+    auto *sub = dyn_cast<BinaryOperator>(e);
+    if (!sub || sub->getOpcode() != BO_Sub || !isStartOfNode(sub->getRHS())) return false;
+    const Expr *end = bare(sub->getLHS());
+    for (int d = 0; d < 4; ++d) {
+      const Expr *init = leadingValue(varOf(end));
+      if (!init) break;
+      end = bare(init);
+    }
+    return isEnd(end);
+  }
+  /// The grid of a launch, for messages: its value when it is a constant
+  /// (the config call's arguments do not keep the spelling's locations).
+  std::string gridText(const CUDAKernelCallExpr *call) const {
+    const CallExpr *cfg = call->getConfig();
+    unsigned first = cfg && cuda::calleeName(cfg) == "cudaLaunchDevice" ? 2 : 0;
+    if (!cfg || first >= cfg->getNumArgs()) return "unknown";
+    const Expr *g = cfg->getArg(first)->IgnoreImplicit();
+    if (auto *ce = dyn_cast<clang::CXXConstructExpr>(g); ce && ce->getNumArgs() >= 1) g = ce->getArg(0)->IgnoreImplicit();
+    Expr::EvalResult r;
+    if (!g->isValueDependent() && g->EvaluateAsInt(r, ctx_)) return std::to_string(r.Val.getInt().getExtValue()) + " blocks";
+    return "not a constant";
+  }
+  /// A launch whose grid is one block.
+  bool launchesOneBlock(const CUDAKernelCallExpr *call) const {
+    const CallExpr *cfg = call->getConfig();
+    unsigned first = cfg && cuda::calleeName(cfg) == "cudaLaunchDevice" ? 2 : 0;
+    if (!cfg || first >= cfg->getNumArgs()) return false;
+    const Expr *e = stripConversions(cfg->getArg(first));
+    Expr::EvalResult r;
+    return e && !e->isValueDependent() && e->EvaluateAsInt(r, ctx_) && r.Val.getInt() == 1;
+  }
+
+  /// `for (T c = threadIdx.x; c < count; c += blockDim.x)` (one block per
+  /// node, its threads striding over the children) or the grid-stride form
+  /// `c = blockIdx.x * blockDim.x + threadIdx.x; ...; c += blockDim.x *
+  /// gridDim.x`, where count is offsets[node + 1] - offsets[node] and the
+  /// child is children[offsets[node] + c] (checked in matchPerChild).
+  bool matchRelativeLoop(const ForStmt *fs, const VarDecl *vd, bool gridStride, std::vector<const Stmt *> &perChild) {
+    const std::string notCsr = ": the recursion is not over CSR children";
+    auto *cmp = dyn_cast_or_null<BinaryOperator>(bare(fs->getCond()));
+    if (!cmp || cmp->getOpcode() != BO_LT || varOf(cmp->getLHS()) != vd)
+      return no("the loop's condition is not `" + vd->getNameAsString() + " < <number of children>`" + notCsr, fs);
+    if (!isChildCount(cmp->getRHS()))
+      return no("the loop counts from `" + textOf(vd->getInit(), ctx_) + "` up to `" + textOf(cmp->getRHS(), ctx_) +
+                    "`, which is not the node's child count offsets[node + 1] - offsets[node]" + notCsr,
+                fs);
+    const Expr *inc = bare(dyn_cast_or_null<Expr>(fs->getInc()));
+    auto *ca = dyn_cast_or_null<CompoundAssignOperator>(inc);
+    const Expr *step = ca && ca->getOpcode() == BO_AddAssign && varOf(ca->getLHS()) == vd ? bare(ca->getRHS()) : nullptr;
+    auto *mul = dyn_cast_or_null<BinaryOperator>(step);
+    bool stepOk = gridStride ? mul && mul->getOpcode() == BO_Mul &&
+                                   ((isComponent(mul->getLHS(), "blockDim") && isComponent(mul->getRHS(), "gridDim")) ||
+                                    (isComponent(mul->getLHS(), "gridDim") && isComponent(mul->getRHS(), "blockDim")))
+                             : step && isComponent(step, "blockDim");
+    if (!stepOk)
+      return no(std::string("the loop's step is not ") + (gridStride ? "blockDim.x * gridDim.x" : "blockDim.x") +
+                    ": threads would visit some children twice or not at all",
+                fs);
+    m_.slot = vd;
+    m_.shape.slotVar = vd->getNameAsString();
+    m_.shape.offsets = m_.offsets->getNameAsString();
+    m_.shape.nodeParam = m_.node->getNameAsString();
+    m_.oneBlockPerNode = !gridStride;
+    relativeIndex_ = true;
+    perChild = statementsOf(fs->getBody());
+    return true;
+  }
+
+  /// Locals before the loop over the children hold the node's own values:
+  /// pure, and read by nothing the rewrites run per child.
+  bool checkLeading(const std::vector<const Stmt *> &leading) {
+    std::set<const VarDecl *> vars;
+    for (const Stmt *s : leading) {
+      StatementEffects fx = effectsOf(s, ctx_);
+      if (fx.memWrite || fx.impureCall || !fx.atomics.empty() || fx.launch || !fx.threadIds.empty())
+        return no("the kernel computes a local before its loop over the children with side effects or thread ids: "
+                  "the rewrites run each child without it",
+                  s);
+      vars.insert(fx.declared.begin(), fx.declared.end());
+    }
+    std::vector<const Stmt *> perChildParts(m_.pre.begin(), m_.pre.end());
+    if (m_.condition) perChildParts.push_back(m_.condition);
+    for (const Expr *a : m_.selfCall->arguments()) perChildParts.push_back(a);
+    for (const Stmt *s : perChildParts)
+      for (const VarDecl *v : effectsOf(s, ctx_).reads)
+        if (vars.count(v))
+          return no("the child's statements read '" + v->getNameAsString() +
+                        "', which the kernel computes once per node before its loop: the rewrites run each child "
+                        "without it",
+                    s);
+    return true;
+  }
+
+  /// The self-launch ends every path of the per-child statements that
+  /// reaches it: it is the last statement of each block around it, with
+  /// only `if`s (without the launch in an `else`) in between. rec-flat
+  /// then replays the child's statements with `return true` for the launch.
+  bool launchEndsItsPath(const Stmt *s) {
+    if (launchIn(s) == m_.selfCall) return true;
+    if (auto *cs = dyn_cast<CompoundStmt>(s)) {
+      if (cs->body_empty()) return false;
+      for (const Stmt *c : cs->body())
+        if (c != cs->body_back() && mentionsLaunch(c))
+          return no("statement after the self-launch needs the child's results before its grid has finished (CDP2 "
+                    "gives no such point): move it into a kernel launched into cudaStreamTailLaunch",
+                    cs->body_back());
+      return launchEndsItsPath(cs->body_back());
+    }
+    if (auto *ifs = dyn_cast<IfStmt>(s)) {
+      if (ifs->getInit() || ifs->getConditionVariable()) return no("an `if` around the self-launch declares a variable", ifs);
+      if (mentionsLaunch(ifs->getCond())) return no("the self-launch is in an `if`'s condition", ifs);
+      if (ifs->getElse() && mentionsLaunch(ifs->getElse()))
+        return no("the self-launch is in an `else` branch: only `if` branches around it are mapped", ifs);
+      return launchEndsItsPath(ifs->getThen());
+    }
+    const char *what = isa<clang::ForStmt>(s) || isa<clang::WhileStmt>(s) || isa<clang::DoStmt>(s) ||
+                               isa<clang::CXXForRangeStmt>(s)
+                           ? "loop"
+                       : isa<clang::SwitchStmt>(s) ? "switch"
+                                                   : "statement the rewrites cannot map";
+    return no(std::string("the self-launch is inside a ") + what +
+                  " of the child's statements: only `if`s and blocks may lie between them and the launch",
+              s);
   }
 
   bool matchPost(const IfStmt *ifs) {
@@ -311,7 +475,20 @@ private:
     auto *vd = ds && ds->isSingleDecl() ? dyn_cast<VarDecl>(ds->getSingleDecl()) : nullptr;
     const Expr *idx = nullptr;
     const ParmVarDecl *kids = vd && vd->getInit() ? subscriptParam(vd->getInit(), &idx) : nullptr;
-    if (!kids || varOf(idx) != m_.slot)
+    bool indexOk = kids && varOf(idx) == m_.slot;
+    if (kids && relativeIndex_) {
+      // children[offsets[node] + c] (either order).
+      std::vector<const Expr *> terms;
+      additiveTerms(idx, terms);
+      indexOk = terms.size() == 2 && ((varOf(terms[0]) == m_.slot && isStartOfNode(terms[1])) ||
+                                      (varOf(terms[1]) == m_.slot && isStartOfNode(terms[0])));
+      if (!indexOk)
+        return no("the per-child part does not start with `child = " + kids->getNameAsString() + "[" +
+                      m_.offsets->getNameAsString() + "[" + m_.node->getNameAsString() + "] + " + m_.shape.slotVar +
+                      "]`: the recursion is not over CSR children",
+                  stmts.front());
+    }
+    if (!indexOk)
       return no("the per-child part does not start with `child = children[slot]`: the recursion is not over CSR children",
                 stmts.front());
     m_.child = vd;
@@ -321,8 +498,11 @@ private:
     const std::string range = m_.shape.children + "[" + m_.shape.offsets + "[" + m_.shape.nodeParam + "] .. " +
                               m_.shape.offsets + "[" + m_.shape.nodeParam + " + 1])";
     m_.shape.mapping = m_.serialLoop ? "one thread (a <<<1, 1>>> grid) loops over " + range
-                                     : "one thread per child: " + m_.shape.slotVar + " = " + m_.shape.offsets + "[" +
-                                           m_.shape.nodeParam + "] + global thread id over " + range;
+                       : m_.oneBlockPerNode
+                           ? "one block per node, its threads striding over " + range + " (" + m_.shape.slotVar +
+                                 " from threadIdx.x by blockDim.x)"
+                           : "one thread per child: " + m_.shape.slotVar + " = " + m_.shape.offsets + "[" +
+                                 m_.shape.nodeParam + "] + global thread id over " + range;
     // Find the statement that holds the self-launch: the last one.
     size_t selfAt = stmts.size();
     for (size_t i = 1; i < stmts.size(); ++i)
@@ -337,7 +517,9 @@ private:
                 stmts[selfAt + 1]);
     const Stmt *st = stmts[selfAt];
     m_.selfStmt = st;
-    if (auto *ifs = dyn_cast<IfStmt>(st)) {
+    auto *plainIf = dyn_cast<IfStmt>(st);
+    if (plainIf && launchIn(single(plainIf->getThen())) != m_.selfCall) plainIf = nullptr; // the launch is deeper
+    if (auto *ifs = plainIf) {
       if (ifs->getElse()) return no("the recursion's `if` has an else branch", ifs->getElse());
       if (ifs->getInit() || ifs->getConditionVariable()) return no("the recursion's `if` declares a variable", ifs);
       if (launchIn(single(ifs->getThen())) != m_.selfCall)
@@ -345,11 +527,18 @@ private:
       m_.condition = ifs->getCond();
       m_.shape.condition = textOf(m_.condition, ctx_);
     } else if (launchIn(st) != m_.selfCall) {
-      return no("the self-launch is nested in a statement the rewrites cannot map (a loop over children carries state "
-                "between siblings)",
-                st);
+      // The launch inside the child's own statements (Li, Wu and Becchi's
+      // BFS: `if (improved) { n = ...; if (n != 0) K<<<1, n>>>(...); }`):
+      // whether the child recurses is only known at the launch.
+      if (!launchEndsItsPath(st)) return false;
+      m_.launchInChildStatements = true;
     }
     for (size_t i = 1; i < selfAt; ++i) m_.pre.push_back(stmts[i]);
+    if (m_.launchInChildStatements) m_.pre.push_back(st);
+    if (m_.oneBlockPerNode && !launchesOneBlock(m_.selfCall))
+      return no("the loop strides over the children by blockDim.x from threadIdx.x, but the self-launch's grid is " +
+                    gridText(m_.selfCall) + ", not one block: every block would visit every child",
+                m_.selfCall);
     if (m_.serialLoop && !launchesOneThread(m_.selfCall))
       return no("the loop over the children runs in every thread of the self-launch's grid: each child would be visited "
                 "once per thread (only a <<<1, 1>>> launch loops over them once)",
@@ -384,7 +573,11 @@ private:
     std::set<const VarDecl *> declaredHere{m_.child};
     for (const Stmt *s : m_.pre) {
       StatementEffects fx = effectsOf(s, ctx_);
-      if (fx.launch) return no("a pre-order statement launches a kernel", s);
+      bool otherLaunch = false;
+      forEachNode(s, [&](const Stmt *n) {
+        if (auto *c = dyn_cast<CUDAKernelCallExpr>(n); c && c != m_.selfCall) otherLaunch = true;
+      });
+      if (otherLaunch || (fx.launch && !mentionsLaunch(s))) return no("a pre-order statement launches a kernel", s);
       if (fx.ret || fx.jump) return no("a pre-order statement leaves the per-child part early", s);
       if (fx.lambda) return no("a pre-order statement defines a lambda", s);
       if (!fx.threadIds.empty())
@@ -404,13 +597,26 @@ private:
   }
 
   bool checkCondition() {
+    if (m_.launchInChildStatements) {
+      m_.conditionOnTreeOnly = false;
+      m_.conditionNotOnTree = "the self-launch is inside the child's statements (" + lineText(span(m_.selfCall)) +
+                              "): whether a child recurses is known only after them";
+      m_.shape.condition = "decided inside the child's statements (" + lineText(span(m_.selfCall)) + ")";
+      return true;
+    }
     if (!m_.condition) {
       m_.conditionOnTreeOnly = true;
       return true;
     }
     StatementEffects fx = effectsOf(m_.condition, ctx_);
-    if (fx.memWrite || fx.impureCall || !fx.atomics.empty() || !fx.writes.empty() || fx.launch)
-      return no("the recursion condition `" + m_.shape.condition + "` has side effects", m_.condition);
+    if (fx.launch) return no("the recursion condition `" + m_.shape.condition + "` launches a kernel", m_.condition);
+    if (fx.memWrite || fx.impureCall || !fx.atomics.empty() || !fx.writes.empty()) {
+      // Evaluated once per child, after its pre-order statements (rec-flat
+      // keeps that); never ahead of them (rec-hier refuses).
+      m_.conditionOnTreeOnly = false;
+      m_.conditionNotOnTree = "the recursion condition `" + m_.shape.condition + "` has side effects";
+      return true;
+    }
     if (!fx.threadIds.empty() || fx.reads.count(m_.slot))
       return no("the recursion condition `" + m_.shape.condition + "` reads the thread's identity", m_.condition);
     collectWrittenParams(m_.kernel->getBody(), m_.writtenParams);

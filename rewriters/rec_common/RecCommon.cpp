@@ -68,6 +68,16 @@ Applicability locateRecursion(const AnalyzedTU &tu, const RewriteTarget &t, RecT
     return Applicability::no(k->name + " is also declared at " + lineOf(spanOf(prev->getSourceRange(), ctx)) +
                                  ": the rewrite replaces its definition",
                              spanOf(prev->getSourceRange(), ctx));
+  if (out.match.oneBlockPerNode)
+    for (int id : shape.hostLaunches) {
+      const LaunchSite &l = m.launches[size_t(id)];
+      if (!l.gridValue || *l.gridValue != 1)
+        return Applicability::no("the host launch at line " + std::to_string(l.span.begin.line) + " runs `" + l.grid +
+                                     "` blocks, and each block of " + k->name +
+                                     " strides over all the node's children from threadIdx.x: every block would visit "
+                                     "every child",
+                                 l.span);
+    }
   out.childType = out.match.child->getType().getAsString(ctx.getPrintingPolicy());
   out.slotType = out.match.slot->getType().getAsString(ctx.getPrintingPolicy());
   return Applicability::yes();
@@ -95,7 +105,17 @@ std::string edgeFunctions(const AnalyzedTU &tu, const RecTarget &r, bool hier) {
   const std::string k = r.kernel->name;
   const std::string params = callArgs(r.paramDecls, r.childType + " " + r.match.shape.childVar);
   std::string pre;
-  for (const clang::Stmt *s : r.match.pre) pre += "  " + statementText(tu, s) + "\n";
+  for (const clang::Stmt *s : r.match.pre) {
+    std::string t = statementText(tu, s);
+    if (r.match.launchInChildStatements && s == r.match.pre.back()) {
+      // The statement that holds the self-launch: the child recurses where
+      // the original launched (the launch ends every path that reaches it).
+      SourceSpan whole = spanOf(s, ctx), launch = spanOf(r.match.selfCall, ctx);
+      if (launch.begin.offset >= whole.begin.offset && launch.end.offset <= whole.begin.offset + t.size())
+        t.replace(launch.begin.offset - whole.begin.offset, launch.end.offset - launch.begin.offset, "return true");
+    }
+    pre += "  " + t + "\n";
+  }
   const std::string cond = r.match.condition ? textOf(r.match.condition, ctx) : "true";
   std::string out;
   if (hier) {
@@ -121,7 +141,8 @@ std::string edgeFunctions(const AnalyzedTU &tu, const RecTarget &r, bool hier) {
   } else {
     out += "// One child: its pre-order statements, then whether it recurses (" + k + ", lines " +
            std::to_string(r.kernel->bodySpan.begin.line) + "-" + std::to_string(r.kernel->bodySpan.end.line) +
-           ").\n__device__ __forceinline__ bool " + k + "_nestor_visit(" + params + ") {\n" + pre + "  return " + cond + ";\n}\n\n";
+           ").\n__device__ __forceinline__ bool " + k + "_nestor_visit(" + params + ") {\n" + pre + "  return " +
+           (r.match.launchInChildStatements ? std::string("false") : cond) + ";\n}\n\n";
   }
   if (const clang::FunctionDecl *post = r.match.postKernel) {
     const std::string c = r.match.shape.postOrderKernel;

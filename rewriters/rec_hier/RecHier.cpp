@@ -100,6 +100,12 @@ private:
   static Applicability check(const AnalyzedTU &tu, const RewriteTarget &t, rec::RecTarget &r) {
     Applicability a = rec::locateRecursion(tu, t, r);
     if (!a.applies) return a;
+    if (r.match.launchInChildStatements) {
+      SourceSpan at = spanOf(r.match.selfCall, tu.astContext());
+      return Applicability::no("rec-hier asks every grandchild whether it recurses before its pre-order statements ran: " +
+                                   r.match.conditionNotOnTree,
+                               at);
+    }
     if (!r.match.conditionOnTreeOnly) {
       SourceSpan at = spanOf(r.match.condition, tu.astContext());
       return Applicability::no("rec-hier asks every grandchild whether it recurses before its pre-order statements ran: " +

@@ -49,6 +49,31 @@ nestor_rewrite_case(recursion/refusals.graph_bfs_rec_flat INPUT ${rec_fx} AT 53 
 # A grid-stride loop over the children is the same recursion as one thread per child.
 nestor_rewrite_case(recursion/refusals.strided_rec_hier INPUT ${rec_fx} AT 94 APPLY rec-hier)
 
+# Li, Wu and Becchi's recursive BFS shape (tests/fixtures/recursion/bfs_rec.cu):
+# children counted from threadIdx.x in one-block grids, the launch inside
+# the child's `if`s after an atomicMin relaxation. rec-flat replays the
+# child's statements with `return true` where the launch was
+# (tests/gpu/recursion runs it against the original); rec-hier refuses.
+set(bfs_rec_fx tests/fixtures/recursion/bfs_rec.cu)
+nestor_rewrite_case(recursion/bfs_rec.rec_flat INPUT ${bfs_rec_fx} AT 34 APPLY rec-flat
+  FLAGS -I${PROJECT_SOURCE_DIR}/examples/graph NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/examples/graph)
+if(NESTOR_NVCC)
+  add_test(NAME rewrite_nvcc_nordc.recursion/bfs_rec.rec_flat
+    COMMAND ${NESTOR_NVCC} -arch=sm_90 -std=c++17 -I${PROJECT_SOURCE_DIR}/runtime/include
+            -I${PROJECT_SOURCE_DIR}/examples/graph -c ${NESTOR_GOLDEN_DIR}/recursion/bfs_rec.rec_flat.cu
+            -o ${CMAKE_CURRENT_BINARY_DIR}/recursion/bfs_rec.rec_flat.nordc.o)
+  set_tests_properties(rewrite_nvcc_nordc.recursion/bfs_rec.rec_flat PROPERTIES LABELS "rewrite;nvcc"
+    DEPENDS rewrite_golden.recursion/bfs_rec.rec_flat)
+endif()
+nestor_rewrite_refusal(recursion.rec_hier_bfs_rec INPUT ${bfs_rec_fx} AT 34 APPLY rec-hier
+  FLAGS -I${PROJECT_SOURCE_DIR}/examples/graph
+  EXPECT "the self-launch is inside the child's statements (line 34): whether a child recurses is known only after them")
+add_test(NAME rewrite_listed.recursion.bfs_rec_offers_rec_flat
+  COMMAND ${CMAKE_COMMAND} -DNESTOR=$<TARGET_FILE:nestor> -DINPUT=${PROJECT_SOURCE_DIR}/${bfs_rec_fx}
+          -DAT=43 "-DFLAGS=-- -I${PROJECT_SOURCE_DIR}/examples/graph"
+          "-DEXPECT=rec-flat: #1 rec-flat" -P ${CMAKE_CURRENT_SOURCE_DIR}/CheckListed.cmake)
+set_tests_properties(rewrite_listed.recursion.bfs_rec_offers_rec_flat PROPERTIES LABELS "rewrite")
+
 # Refusals, each naming the construct and its line.
 foreach(rw rec-hier rec-flat)
   string(REPLACE "-" "_" rw_name ${rw})
@@ -64,6 +89,18 @@ foreach(rw rec-hier rec-flat)
     EXPECT "calls __syncthreads (line 38)")
   nestor_rewrite_refusal(recursion.${rw_name}_not_recursive INPUT tests/fixtures/templates/launch_refusals.cu AT 15
     APPLY ${rw} EXPECT "is not recursive")
+  # Children counted from 0 (the form above), each with one fault.
+  set(counted_fx tests/fixtures/recursion/counted.cu)
+  nestor_rewrite_refusal(recursion.${rw_name}_counted_wide_grid INPUT ${counted_fx} AT 11 APPLY ${rw}
+    EXPECT "the self-launch's grid is 2 blocks, not one block: every block would visit every child (line 11)")
+  nestor_rewrite_refusal(recursion.${rw_name}_counted_reads_node_local INPUT ${counted_fx} AT 20 APPLY ${rw}
+    EXPECT "the child's statements read 'first', which the kernel computes once per node before its loop")
+  nestor_rewrite_refusal(recursion.${rw_name}_counted_launch_in_loop INPUT ${counted_fx} AT 28 APPLY ${rw}
+    EXPECT "the self-launch is inside a loop of the child's statements: only `if`s and blocks may lie between them and the launch (line 28)")
+  nestor_rewrite_refusal(recursion.${rw_name}_counted_statement_after INPUT ${counted_fx} AT 37 APPLY ${rw}
+    EXPECT "statement after the self-launch needs the child's results before its grid has finished")
+  nestor_rewrite_refusal(recursion.${rw_name}_counted_host_wide_grid INPUT ${counted_fx} AT 55 APPLY ${rw}
+    EXPECT "the host launch at line 55 runs `4` blocks")
 endforeach()
 nestor_rewrite_refusal(recursion.rec_hier_sibling_sum INPUT ${rec_fx} AT 102 APPLY rec-hier
   EXPECT "writes 'before', declared outside the per-child part: state carried between siblings (line 101)")

@@ -5,6 +5,7 @@
 #include "nestor/ModelJson.h"
 #include "nestor/Recursion.h"
 
+#include "clang/AST/Decl.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -163,4 +164,47 @@ TEST(Recursion, LoopsOverTheChildren) {
   const RecursionShape &wide = shapeOf(*fx, "serial_wide");
   EXPECT_FALSE(wide.supported);
   EXPECT_EQ(wide.reasonSpan.begin.line, 109u) << wide.reason;
+}
+
+// Li, Wu and Becchi's recursive BFS form: children counted from threadIdx.x
+// in one-block grids through a local count, the launch inside the child's
+// `if`s after an atomicMin relaxation. Same CSR recursion; its condition is
+// decided inside the child's statements.
+TEST(Recursion, CountedChildrenWithTheLaunchInsideTheChildsStatements) {
+  AnalysisOptions o;
+  o.flags.userFlags = std::vector<std::string>{"-I" + kSource + "/examples/graph"};
+  auto tu = analyzeFile(kSource + "/tests/fixtures/recursion/bfs_rec.cu", o);
+  ASSERT_TRUE(bool(tu)) << llvm::toString(tu.takeError());
+  const RecursionShape &r = shapeOf(**tu, "bfs_dp");
+  EXPECT_TRUE(r.supported) << r.reason;
+  EXPECT_EQ(r.nodeParam, "vertex");
+  EXPECT_EQ(r.offsets, "row_start");
+  EXPECT_EQ(r.children, "adjacency");
+  EXPECT_EQ(r.childVar, "nb");
+  EXPECT_EQ(r.slotVar, "k");
+  EXPECT_NE(r.mapping.find("one block per node"), std::string::npos) << r.mapping;
+  EXPECT_EQ(r.condition, "decided inside the child's statements (line 34)");
+  const clang::FunctionDecl *fd = (*tu)->functionDecl("bfs_dp");
+  ASSERT_TRUE(fd);
+  RecursionMatch m = matchRecursion(fd->getDefinition(), (*tu)->astContext());
+  EXPECT_TRUE(m.oneBlockPerNode);
+  EXPECT_TRUE(m.launchInChildStatements);
+  EXPECT_FALSE(m.conditionOnTreeOnly);
+  EXPECT_EQ(m.condition, nullptr);
+  // mine, theirs and the `if` nest that holds the launch.
+  EXPECT_EQ(m.pre.size(), 3u);
+}
+
+// The same form with one fault each: the reason names it.
+TEST(Recursion, CountedChildrenRefusalsNameTheConstruct) {
+  auto tu = analyse(kSource + "/tests/fixtures/recursion/counted.cu");
+  ASSERT_TRUE(tu);
+  EXPECT_NE(shapeOf(*tu, "count_wide").reason.find("grid is 2 blocks, not one block"), std::string::npos)
+      << shapeOf(*tu, "count_wide").reason;
+  EXPECT_NE(shapeOf(*tu, "count_local").reason.find("read 'first'"), std::string::npos) << shapeOf(*tu, "count_local").reason;
+  EXPECT_NE(shapeOf(*tu, "count_loop").reason.find("inside a loop"), std::string::npos) << shapeOf(*tu, "count_loop").reason;
+  EXPECT_NE(shapeOf(*tu, "count_after").reason.find("statement after the self-launch"), std::string::npos)
+      << shapeOf(*tu, "count_after").reason;
+  // Its own form is fine: only its host launch (4 blocks) is refused, by the rewrites.
+  EXPECT_TRUE(shapeOf(*tu, "count_host_wide").supported) << shapeOf(*tu, "count_host_wide").reason;
 }

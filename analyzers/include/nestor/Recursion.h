@@ -16,7 +16,13 @@
 // `for (T slot = offsets[node] + blockIdx.x * blockDim.x + threadIdx.x; slot <
 // offsets[node + 1]; slot += blockDim.x * gridDim.x)` (grid-stride), or
 // `for (T slot = offsets[node]; slot < offsets[node + 1]; ++slot)` in a kernel
-// launched <<<1, 1>>> (one thread visits every child in turn).
+// launched <<<1, 1>>> (one thread visits every child in turn), or count the
+// children from 0: `for (T c = threadIdx.x; c < offsets[node + 1] -
+// offsets[node]; c += blockDim.x)` in one-block grids (or the grid-stride form)
+// with `child = children[offsets[node] + c]`, the bounds possibly held in
+// locals declared before the loop. The self-launch may also sit inside the
+// child's statements, in `if`s that it ends (`if (improved) { ...; if (n)
+// K<<<1, n>>>(..., child); }`).
 //
 // Every other form gets a reason naming the construct and its line. The
 // model keeps the plain-data RecursionShape (Model.h); rewrites ask here for
@@ -59,6 +65,16 @@ struct RecursionMatch {
   /// The children are visited by a loop `for (s = offsets[node]; s < offsets[node + 1]; ++s)`
   /// in the one thread of a <<<1, 1>>> grid (else: one thread per child, or a grid-stride loop).
   bool serialLoop = false;
+  /// The loop counts the children from threadIdx.x by blockDim.x in a
+  /// one-block grid (Li, Wu and Becchi's recursive BFS): the kernel's
+  /// launches must all be <<<1, ...>>>.
+  bool oneBlockPerNode = false;
+  /// The self-launch sits inside the child's statements (in `if`s, ending
+  /// every path that reaches it) rather than as their last statement:
+  /// `pre` then holds every statement after the child's declaration, the
+  /// launch included, and `condition` is null. rec-flat replays them with
+  /// `return true` for the launch; rec-hier refuses.
+  bool launchInChildStatements = false;
 };
 
 /// Matches the recursion of `kernel` (a `__global__` definition that

@@ -112,13 +112,16 @@ template <int B, int I, int MB, int H> Config make(const char *name) {
 }
 
 /// The fused launch (one kernel); "merge alone" is the same launch.
-template <int B, int I, int MB, int H> Config make_fused(const char *name) {
+/// TwoD: the original launched on a grid of height 2 (every row twice, the
+/// same value): not one thread per row, so the runtime falls back to the
+/// merge kernel (epilogue not run) + the row pass.
+template <int B, int I, int MB, int H, bool TwoD = false> Config make_fused(const char *name) {
   Config c;
   c.name = name;
   c.run = [](const Data &d, bool) {
     auto k = merge_fused_k<B, I, MB, H>;
     nestor::mp::launch<float, B>(
-        d.rows, dim3((d.rows + 31) / 32), dim3(32), k,
+        d.rows, dim3((d.rows + 31) / 32, TwoD ? 2 : 1), dim3(32), k,
         [&](nestor::mp::state s, int grid) { k<<<grid, B>>>(d.rp, d.ci, d.v, d.x, d.y, d.rows, s); },
         [&](nestor::mp::state s, dim3 g, dim3 b) { row_k<<<g, b>>>(d.rp, d.ci, d.v, d.x, d.y, d.rows, s); });
   };
@@ -204,6 +207,7 @@ int main(int argc, char **argv) {
       make_fused<128, 8, 8, kPlain>("fused b128 i8 mb8"),
       make_fused<128, 16, 4, kPlain>("fused b128 i16 mb4"),
       make_fused<64, 12, 12, kPlain>("fused b64 i12 mb12"),
+      make_fused<nestor::mp::kBlock, nestor::mp::kItems, nestor::mp::kMinBlocks, kPlain, true>("fused, 2-D grid: 2-pass"),
   };
   {
     int sms = 0;

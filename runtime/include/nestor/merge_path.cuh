@@ -71,6 +71,7 @@ struct state {
   // Fused mode (the merge kernel runs the epilogue; no row pass, rows unused):
   void *tail = nullptr;           ///< T[G]: block b's part of the row open at its start, when that row ends in b
   long long *tailRow = nullptr;   ///< [G]: that row, or -1
+  long long *tailFrom = nullptr;  ///< [G]: the block where that row began
   unsigned *done = nullptr;       ///< blocks finished; the last resets it to 0
   bool fused = false;
   __host__ __device__ bool ready() const { return rows != nullptr; }
@@ -176,9 +177,15 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
   __shared__ long long s_tailRow;
   __shared__ T s_tailVal;
   const bool fused = kEpilogue && s.fused;
-  long long openRow = -1;
+  long long openRow = -1, openFrom = 0;
   if (fused) {
-    if (a0 < n && a0 + ((long long)P[a0] - base) < dBeg) openRow = a0;
+    if (a0 < n) {
+      const long long start = a0 + ((long long)P[a0] - base); // the row's first diagonal
+      if (start < dBeg) {
+        openRow = a0;
+        openFrom = start / D;
+      }
+    }
     if (tid == 0) s_tailRow = -1; // written below only after a barrier
   }
   // Row q's value over this block is v: finish it, keep it for the last
@@ -317,6 +324,7 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
   if (tid == 0) {
     carry[blockIdx.x] = cv;
     s.tailRow[blockIdx.x] = s_tailRow;
+    s.tailFrom[blockIdx.x] = openFrom; // (openRow and openFrom are the same in every thread)
     static_cast<T *>(s.tail)[blockIdx.x] = s_tailVal;
     __threadfence();
     s_last = atomicAdd(s.done, 1u) == unsigned(gridDim.x) - 1u;
@@ -324,16 +332,33 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
   __syncthreads();
   if (!s_last) return;
   __threadfence();
-  const volatile long long *tailRow = s.tailRow;
+  // The last block: kFix blocks' records per thread at a time, each phase's
+  // loads issued together (a chain of dependent loads per record would make
+  // this tail, which runs after every other block, a few microseconds long).
+  const volatile long long *tailRow = s.tailRow, *tailFrom = s.tailFrom;
   const volatile T *tail = static_cast<const volatile T *>(s.tail);
   const volatile T *carried = carry;
-  for (long long b = tid; b < G; b += kBlock) {
-    const long long q = tailRow[b];
-    if (q < 0) continue;
-    const long long b0 = (q + ((long long)P[q] - base)) / D;
-    T pre = carried[b0];
-    for (long long k = b0 + 1; k < b; ++k) pre = op(pre, T(carried[k]));
-    epi(q, op(pre, T(tail[b])));
+  constexpr int kFix = 8;
+  for (long long b00 = 0; b00 < G; b00 += (long long)kBlock * kFix) {
+    long long q[kFix], from[kFix];
+    T part[kFix], pre[kFix];
+#pragma unroll
+    for (int u = 0; u < kFix; ++u) {
+      const long long b = b00 + tid + (long long)u * kBlock;
+      q[u] = b < G ? tailRow[b] : -1;
+      from[u] = b < G ? tailFrom[b] : 0;
+      part[u] = b < G ? T(tail[b]) : identity;
+    }
+#pragma unroll
+    for (int u = 0; u < kFix; ++u) pre[u] = q[u] >= 0 ? T(carried[from[u]]) : identity;
+#pragma unroll
+    for (int u = 0; u < kFix; ++u) {
+      if (q[u] < 0) continue;
+      const long long b = b00 + tid + (long long)u * kBlock;
+      T v = pre[u];
+      for (long long k = from[u] + 1; k < b; ++k) v = op(v, T(carried[k])); // rows over more than two blocks
+      epi(q[u], op(v, part[u]));
+    }
   }
   if (tid == 0) *s.done = 0; // for the next launch (stream-ordered after this one)
 }
@@ -430,13 +455,14 @@ inline void launch(long long n, dim3 grid, dim3 block, K mergeKernel, Merge merg
   const int g = grid_for(mergeKernel, Block);
   const size_t arrBytes = round256(size_t(g) * sizeof(T));
   const size_t rowBytes = round256(size_t(g) * sizeof(long long));
-  char *buf = static_cast<char *>(scratch(kHeader + 2 * arrBytes + rowBytes));
+  char *buf = static_cast<char *>(scratch(kHeader + 2 * arrBytes + 2 * rowBytes));
   state s;
   s.done = reinterpret_cast<unsigned *>(buf);
   s.span = reinterpret_cast<long long *>(buf + 8);
   s.carry = buf + kHeader;
   s.tail = buf + kHeader + arrBytes;
   s.tailRow = reinterpret_cast<long long *>(buf + kHeader + 2 * arrBytes);
+  s.tailFrom = reinterpret_cast<long long *>(buf + kHeader + 2 * arrBytes + rowBytes);
   s.fused = true;
   merge(s, g);
 }

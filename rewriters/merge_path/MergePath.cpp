@@ -169,6 +169,11 @@ std::optional<std::string> threadBound(const Stmt *s, const ASTContext &ctx, std
   forEachNode(s, [&](const Stmt *n) {
     if (bad) return;
     if (isa<AsmStmt>(n)) bad = "has inline assembly";
+    if (auto *ds = dyn_cast<DeclStmt>(n))
+      for (const Decl *d : ds->decls())
+        if (auto *vd = dyn_cast<VarDecl>(d); vd && !bad && (vd->hasAttr<CUDASharedAttr>() || vd->isStaticLocal()))
+          bad = "declares the " + std::string(vd->hasAttr<CUDASharedAttr>() ? "__shared__" : "static") + " variable '" +
+                vd->getNameAsString() + "'";
     if (auto *dr = dyn_cast<DeclRefExpr>(n))
       if (auto *vd = dyn_cast<VarDecl>(dr->getDecl()); vd && (vd->hasAttr<CUDASharedAttr>() || vd->isStaticLocal()))
         bad = "uses the " + std::string(vd->hasAttr<CUDASharedAttr>() ? "__shared__" : "static") + " variable '" +

@@ -38,6 +38,8 @@
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
 
+#include "llvm/Support/Regex.h"
+
 #include <algorithm>
 #include <set>
 
@@ -68,6 +70,12 @@ struct Plan {
   const ParmVarDecl *rowsParam = nullptr; ///< n
   unsigned rowsParamIndex = 0;
   std::vector<const CUDAKernelCallExpr *> launches;
+  /// Fused epilogue (the merge kernel finishes the rows; no row pass when the
+  /// launch has one thread per row): the row index's variable, declared
+  /// `T q = blockIdx.x * blockDim.x + threadIdx.x;`. Null when the kernel's
+  /// body cannot be replayed per row (fuseRefusal says why).
+  const VarDecl *rowVar = nullptr;
+  std::string fuseRefusal;
 };
 
 Plan refuse(std::string why, SourceSpan at = {}) {
@@ -125,6 +133,125 @@ std::optional<std::string> writesMemory(const StatementEffects &fx) {
   if (fx.memWrite) return "writes memory";
   if (fx.impureCall) return "calls a function that is not known to be pure";
   if (fx.launch) return "launches a kernel";
+  return std::nullopt;
+}
+
+/// `blockIdx.x * blockDim.x + threadIdx.x` in any order of the operands,
+/// the product possibly cast to a wide integer type: the 1-D global index.
+bool isGlobalThreadIndex(const Expr *e, const ASTContext &ctx) {
+  std::string t = textOf(e, ctx);
+  t.erase(std::remove_if(t.begin(), t.end(), [](char ch) { return ch == ' ' || ch == '\t' || ch == '\n'; }), t.end());
+  static const llvm::Regex product(
+      "^(\\((int|unsigned|unsignedint|long|longlong|unsignedlong|unsignedlonglong|size_t|int64_t|uint64_t)\\))?"
+      "\\(?(blockIdx\\.x\\*blockDim\\.x|blockDim\\.x\\*blockIdx\\.x)\\)?$");
+  for (const std::string &tid : {std::string("+threadIdx.x"), std::string("threadIdx.x+")}) {
+    size_t at = tid[0] == '+' ? (t.size() >= tid.size() ? t.size() - tid.size() : std::string::npos) : 0;
+    if (at == std::string::npos || t.compare(at, tid.size(), tid) != 0) continue;
+    std::string rest = tid[0] == '+' ? t.substr(0, at) : t.substr(tid.size());
+    if (product.match(rest)) return true;
+  }
+  return false;
+}
+
+/// Whether `fd` (or a function it calls, transitively) reads the thread's
+/// identity, synchronises, uses shared memory or launches: such code cannot
+/// be replayed for a row by another thread.
+std::optional<std::string> threadBound(const Stmt *s, const ASTContext &ctx, std::set<const FunctionDecl *> &seen) {
+  StatementEffects fx = effectsOf(s, ctx);
+  if (!fx.threadIds.empty()) return "reads " + *fx.threadIds.begin();
+  if (fx.barrier || !fx.barriers.empty()) return "synchronises the block";
+  if (fx.warp || !fx.warpOps.empty()) return "uses a warp intrinsic";
+  if (!fx.cooperativeGroups.empty()) return "uses cooperative groups";
+  if (fx.launch) return "launches a kernel";
+  if (!fx.deviceSyncs.empty()) return "synchronises the device";
+  if (fx.jump || !fx.gotos.empty()) return "jumps";
+  std::optional<std::string> bad;
+  forEachNode(s, [&](const Stmt *n) {
+    if (bad) return;
+    if (isa<AsmStmt>(n)) bad = "has inline assembly";
+    if (auto *ds = dyn_cast<DeclStmt>(n))
+      for (const Decl *d : ds->decls())
+        if (auto *vd = dyn_cast<VarDecl>(d); vd && !bad && (vd->hasAttr<CUDASharedAttr>() || vd->isStaticLocal()))
+          bad = "declares the " + std::string(vd->hasAttr<CUDASharedAttr>() ? "__shared__" : "static") + " variable '" +
+                vd->getNameAsString() + "'";
+    if (auto *dr = dyn_cast<DeclRefExpr>(n))
+      if (auto *vd = dyn_cast<VarDecl>(dr->getDecl()); vd && (vd->hasAttr<CUDASharedAttr>() || vd->isStaticLocal()))
+        bad = "uses the " + std::string(vd->hasAttr<CUDASharedAttr>() ? "__shared__" : "static") + " variable '" +
+              vd->getNameAsString() + "'";
+  });
+  if (bad) return bad;
+  for (const FunctionDecl *callee : fx.callees) {
+    const FunctionDecl *def = nullptr;
+    if (!callee || !callee->hasBody(def) || !def || !seen.insert(def).second) continue;
+    if (auto why = threadBound(def->getBody(), ctx, seen)) return "calls '" + def->getNameAsString() + "', which " + *why;
+  }
+  return std::nullopt;
+}
+
+/// The fused epilogue (nestor/merge_path.cuh's fused mode) replays the
+/// kernel's body for row q in the merge kernel, with the loop replaced by the
+/// row's value. Sound when the body is a function of q alone and the threads
+/// without a row do nothing: q is a local `T q = <1-D global index>;` (the
+/// runtime checks at each launch that the grid has one thread per row), the
+/// guard `if (q >= n) return;` or `if (q < n) { ... }` is a statement of the
+/// body (nothing after the latter), nothing before the guard writes memory
+/// (checked for everything before the loop), and nothing else in the body
+/// reads the thread's identity, synchronises, or uses shared memory.
+/// Returns the reason when not.
+std::optional<std::string> fusionRefusal(Plan &c, const ASTContext &ctx) {
+  auto *qRef = dyn_cast<DeclRefExpr>(c.rowIndex->IgnoreParenImpCasts());
+  auto *qVar = qRef ? dyn_cast<VarDecl>(qRef->getDecl()) : nullptr;
+  if (!qVar || isa<ParmVarDecl>(qVar) || !qVar->getInit() || !isGlobalThreadIndex(qVar->getInit(), ctx))
+    return "the row index is not a local initialised to blockIdx.x * blockDim.x + threadIdx.x";
+  const auto *body = cast<CompoundStmt>(c.fd->getBody());
+  // The top-level statements: q's declaration, the guard, the loop's.
+  const Stmt *qDecl = nullptr, *loopTop = nullptr;
+  for (const Stmt *st : body->body()) {
+    if (auto *ds = dyn_cast<DeclStmt>(st))
+      for (const Decl *d : ds->decls())
+        if (d == qVar) qDecl = st;
+    bool holdsLoop = false;
+    forEachNode(st, [&](const Stmt *n) { holdsLoop |= n == c.fs; });
+    if (holdsLoop) loopTop = st;
+  }
+  if (!qDecl || !loopTop) return "the row index or the loop is not declared in the kernel's body";
+  bool guarded = false;
+  bool afterQ = false;
+  for (const Stmt *st : body->body()) {
+    if (st == qDecl) afterQ = true;
+    if (st == loopTop) {
+      auto *ifs = dyn_cast<IfStmt>(st);
+      if (!guarded && ifs && !ifs->getElse() && ifs->getCond() && afterQ &&
+          guardBound(ifs->getCond(), qVar->getNameAsString(), false, c.fd) == c.rowsParam &&
+          st == body->body_back())
+        guarded = true;
+      break;
+    }
+    if (auto *ifs = dyn_cast<IfStmt>(st); ifs && afterQ && !ifs->getElse() && isReturnOnly(ifs->getThen()) &&
+                                          guardBound(ifs->getCond(), qVar->getNameAsString(), true, c.fd) == c.rowsParam)
+      guarded = true;
+  }
+  if (!guarded)
+    return "no guard on '" + qVar->getNameAsString() + "' in the kernel's body keeps the threads without a row from doing anything";
+  std::set<const FunctionDecl *> seen;
+  for (const Stmt *st : body->body()) {
+    if (st == qDecl) {
+      for (const Decl *d : cast<DeclStmt>(st)->decls())
+        if (auto *vd = dyn_cast<VarDecl>(d); vd && vd != qVar && vd->getInit())
+          if (auto why = threadBound(vd->getInit(), ctx, seen)) return "the declaration of '" + vd->getNameAsString() + "' " + *why;
+      continue;
+    }
+    if (auto why = threadBound(st, ctx, seen)) {
+      SourceSpan sp = spanOf(st, ctx);
+      return "the statement at " + lineOf(sp) + " " + *why;
+    }
+  }
+  for (const CUDAKernelCallExpr *call : c.launches)
+    if (const CallExpr *cfg = call->getConfig())
+      for (unsigned i = 0; i < 2 && i < cfg->getNumArgs(); ++i)
+        if (auto why = writesMemory(effectsOf(cfg->getArg(i), ctx)))
+          return "the launch configuration `" + textOf(cfg->getArg(i), ctx) + "` " + *why;
+  c.rowVar = qVar;
   return std::nullopt;
 }
 
@@ -383,6 +510,7 @@ Plan check(const AnalyzedTU &tu, const RewriteTarget &t) {
   if (refs > c.launches.size())
     return refuse("'" + k.name + "' is used other than by a <<<>>> launch: the rewrite adds a parameter", firstRef);
   c.ok = true;
+  if (auto why = fusionRefusal(c, ctx)) c.fuseRefusal = *why;
   return c;
 }
 
@@ -415,25 +543,74 @@ llvm::Expected<clang::tooling::Replacements> emit(const AnalyzedTU &tu, const Pl
   std::string params, args;
   for (const ParmVarDecl *p : c.fd->parameters()) params += (params.empty() ? "" : ", ") + textOf(p->getSourceRange(), ctx);
 
-  // The merge kernel, before the kernel.
-  const std::string mergeKernel =
-      "// merge-path (" + cite + "):\n"
-      "// the iterations of the loop at line " + std::to_string(l.headerSpan.begin.line) + " for rows 0 .. " + n +
-      " - 1, split evenly (rows + iterations) over the\n"
-      "// blocks of a persistent grid; each row's value goes to '" + k.name + "', which combines it in a fixed order.\n"
-      "__global__ void __launch_bounds__(nestor::mp::kBlock, nestor::mp::kMinBlocks) " + mergeName + "(" + params + (params.empty() ? "" : ", ") +
-      "nestor::mp::state nestor_mp) {\n"
-      "  nestor::mp::merge_rows<" + mr.accType + ">(nestor_mp, " + textOf(c.offsets, ctx) + ", " + n + ", [=](" + mr.ivType +
-      " " + mr.iv + ") { return " + mr.mapped + "; }, " + opf + ");\n}\n\n";
-
-  // The loop: the row's value from the merge pass (the loop as written when
-  // the kernel is launched without it).
+  // The loop's extent (with a `;` that ends a body without braces).
   unsigned loopBegin = l.span.begin.offset, loopEnd = l.span.end.offset;
   if (loopEnd > 0 && text[loopEnd - 1] != '}' && text[loopEnd - 1] != ';') {
     size_t i = loopEnd;
     while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
     if (i < text.size() && text[i] == ';') loopEnd = unsigned(i + 1);
   }
+
+  // Fused: the kernel's body for row nestor_q, its loop replaced by the row's
+  // value nestor_v, as the merge kernel's epilogue.
+  std::string epilogue;
+  if (c.rowVar) {
+    const SourceManager &sm = ctx.getSourceManager();
+    const auto *body = cast<CompoundStmt>(c.fd->getBody());
+    unsigned bBeg = sm.getFileOffset(sm.getExpansionLoc(body->getLBracLoc())) + 1;
+    unsigned bEnd = sm.getFileOffset(sm.getExpansionLoc(body->getRBracLoc()));
+    SourceSpan init = spanOf(c.rowVar->getInit(), ctx);
+    struct Cut {
+      unsigned b, e;
+      std::string with;
+    };
+    std::vector<Cut> cuts = {{init.begin.offset, init.end.offset,
+                              "static_cast<" + c.rowVar->getType().getUnqualifiedType().getAsString(ctx.getPrintingPolicy()) +
+                                  ">(nestor_q)"},
+                             {loopBegin, loopEnd, mr.acc + " = " + opf + "(" + mr.acc + ", nestor_v);"}};
+    if (l.pragma >= 0) {
+      const NpPragma &pr = m.pragmas[size_t(l.pragma)];
+      if (pr.span.begin.offset >= bBeg && pr.span.end.offset <= bEnd)
+        cuts.push_back({pr.span.begin.offset, pr.span.end.offset, "// (was: #pragma " + pr.text + ")"});
+    }
+    std::sort(cuts.begin(), cuts.end(), [](const Cut &a, const Cut &b) { return a.b < b.b; });
+    bool inside = true;
+    for (size_t i = 0; i < cuts.size(); ++i)
+      inside &= cuts[i].b >= bBeg && cuts[i].e <= bEnd && cuts[i].b <= cuts[i].e && (i == 0 || cuts[i - 1].e <= cuts[i].b);
+    if (!inside) return llvm::createStringError("merge-path: the kernel body of '%s' is not in the main file", k.name.c_str());
+    std::string replay;
+    unsigned at = bBeg;
+    for (const Cut &cut : cuts) {
+      replay += text.substr(at, cut.b - at).str() + cut.with;
+      at = cut.e;
+    }
+    replay += text.substr(at, bEnd - at).str();
+    // Two more levels of indentation inside the lambda.
+    for (size_t i = replay.find('\n'); i != std::string::npos; i = replay.find('\n', i + 1)) {
+      size_t next = i + 1;
+      if (next < replay.size() && replay[next] != '\n') replay.insert(next, "      ");
+    }
+    while (!replay.empty() && (replay.back() == ' ' || replay.back() == '\t')) replay.pop_back();
+    epilogue = ",\n      // fused: '" + k.name + "' for row nestor_q, its loop's value nestor_v (run here when its grid has\n"
+               "      // one thread per row; the rows that span blocks are finished last, in block order)\n"
+               "      [&](long long nestor_q, " + mr.accType + " nestor_v) {" + replay + "      }";
+  }
+
+  // The merge kernel, before the kernel.
+  const std::string mergeKernel =
+      "// merge-path (" + cite + "):\n"
+      "// the iterations of the loop at line " + std::to_string(l.headerSpan.begin.line) + " for rows 0 .. " + n +
+      " - 1, split evenly (rows + iterations) over the\n"
+      "// blocks of a persistent grid; each row's value goes to '" + k.name + "', which combines it in a fixed order.\n" +
+      (c.rowVar ? std::string()
+                : "// Not fused (the row pass runs '" + k.name + "' after it): " + c.fuseRefusal + ".\n") +
+      "__global__ void __launch_bounds__(nestor::mp::kBlock, nestor::mp::kMinBlocks) " + mergeName + "(" + params + (params.empty() ? "" : ", ") +
+      "nestor::mp::state nestor_mp) {\n"
+      "  nestor::mp::merge_rows<" + mr.accType + ">(nestor_mp, " + textOf(c.offsets, ctx) + ", " + n + ", [=](" + mr.ivType +
+      " " + mr.iv + ") { return " + mr.mapped + "; }, " + opf + epilogue + ");\n}\n\n";
+
+  // The loop: the row's value from the merge pass (the loop as written when
+  // the kernel is launched without it).
   std::string in = indentationAt(text, loopBegin);
   std::string hook = "// merge-path: the row's value from " + mergeName + ", which split the iterations evenly\n" + in +
                      "// over its blocks (reassociated); the loop as written runs without the merge pass.\n" + in +
@@ -475,10 +652,13 @@ llvm::Expected<clang::tooling::Replacements> emit(const AnalyzedTU &tu, const Pl
     }
     std::string li = indentationAt(text, ls->span.begin.offset);
     std::string sep = callArgs.empty() ? "" : ", ";
-    std::string launch = "nestor::mp::launch<" + mr.accType + ">(" + rowsArg + ", " + mergeName +
+    const bool fused = c.rowVar != nullptr;
+    std::string launch = "nestor::mp::launch<" + mr.accType + ">(" + rowsArg + ", " +
+                         (fused ? "dim3(" + ls->grid + "), dim3(" + ls->block + "), " : "") + mergeName +
                          ", [&](nestor::mp::state nestor_s, int nestor_grid) {\n" + li + "  " + mergeName +
                          "<<<nestor_grid, nestor::mp::kBlock>>>(" + callArgs + sep + "nestor_s);\n" + li +
-                         "}, [&](nestor::mp::state nestor_s) {\n" + li + "  " + k.name + "<<<" + ls->grid + ", " + ls->block +
+                         "}, [&](nestor::mp::state nestor_s" + (fused ? ", dim3 nestor_g, dim3 nestor_b" : "") + ") {\n" + li +
+                         "  " + k.name + "<<<" + (fused ? "nestor_g" : ls->grid) + ", " + (fused ? "nestor_b" : ls->block) +
                          (ls->sharedMem.empty() ? "" : ", " + ls->sharedMem) + ">>>(" + callArgs + sep + "nestor_s);\n" + li + "})";
     if (auto err = add(ls->span.begin.offset, ls->span.end.offset, launch)) return std::move(err);
   }

@@ -17,6 +17,19 @@ nestor_rewrite_case(merge_path/guard_then.merge_path INPUT tests/fixtures/merge_
 # nestor/DefUse.h); also runs on the GPU (tests/gpu/merge_path).
 nestor_rewrite_case(merge_path/spmv_locals.merge_path INPUT tests/fixtures/merge_path/spmv_locals.cu AT 12 APPLY merge-path ${mp_inc})
 
+# The epilogue not fused into the merge kernel (the row pass finishes the
+# rows; the merge kernel's comment says why): a row index that hard-codes the
+# block size (also runs on the GPU), an epilogue that reads blockIdx, ...
+nestor_rewrite_case(merge_path/spmv_fixed_block.merge_path INPUT tests/fixtures/merge_path/spmv_fixed_block.cu AT 12
+  APPLY merge-path ${mp_inc})
+nestor_rewrite_case(merge_path/epilogue_block.merge_path INPUT tests/fixtures/merge_path/epilogue_block.cu AT 12
+  APPLY merge-path)
+# ... a helper of the epilogue reads threadIdx; a guard with an else branch.
+nestor_rewrite_case(merge_path/not_fused.helper_lane.merge_path INPUT tests/fixtures/merge_path/not_fused.cu AT 19
+  APPLY merge-path)
+nestor_rewrite_case(merge_path/not_fused.guard_else.merge_path INPUT tests/fixtures/merge_path/not_fused.cu AT 29
+  APPLY merge-path)
+
 # Refusals, each naming the construct and its line.
 set(mp_tmpl_fx tests/fixtures/templates/refusals.cu)
 nestor_rewrite_refusal(merge_path.not_csr INPUT ${mp_tmpl_fx} AT 10 APPLY merge-path EXPECT "are not a CSR-like pair")

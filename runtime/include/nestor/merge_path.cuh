@@ -23,6 +23,14 @@
 //                row_result(P[q], P[q+1], q): the row's value from the merge
 //                pass, combined with the carry-outs of the blocks the row
 //                crossed, in block order.
+//   fused        (when the rewrite passes the kernel's per-row epilogue and
+//                the original grid has exactly one thread per row) no row
+//                pass: a row that ends in the block it began in is finished
+//                there, by the thread that ends it (the epilogue runs with
+//                the row's value); the one row per block that began in an
+//                earlier block is finished after every block is done, by the
+//                last block to finish, combining the carry-outs in block
+//                order as the row pass would (the same bits).
 //
 // Every combination happens in an order fixed by the matrix and G (not by
 // timing): results are the same bits from run to run on the same device. The
@@ -60,6 +68,12 @@ struct state {
   void *rows = nullptr;        ///< T[n]: the value of each row over the block where it ends
   void *carry = nullptr;       ///< T[G]: each block's carry-out
   long long *span = nullptr;   ///< D, written by the merge pass
+  // Fused mode (the merge kernel runs the epilogue; no row pass, rows unused):
+  void *tail = nullptr;           ///< T[G]: block b's part of the row open at its start, when that row ends in b
+  long long *tailRow = nullptr;   ///< [G]: that row, or -1
+  long long *tailFrom = nullptr;  ///< [G]: the block where that row began
+  unsigned *done = nullptr;       ///< blocks finished; the last resets it to 0
+  bool fused = false;
   __host__ __device__ bool ready() const { return rows != nullptr; }
 
   /// The value of row q (iterations [begin, end)), combined in block order.
@@ -120,12 +134,20 @@ __device__ __forceinline__ int window_search(const int *end, int lim, int d) {
 
 } // namespace detail
 
+/// No per-row epilogue: the row pass (the original kernel) finishes the rows.
+struct no_epilogue {
+  template <class T> __device__ void operator()(long long, T) const {}
+};
+
 /// The merge pass, called by every thread of a block of `Block` threads
 /// (kBlock unless tuned) of the grid `launch` gives. P: the offsets (n + 1
 /// entries), f(i): the value of iteration i, op: the reduction. `Items`:
-/// diagonals per thread per chunk.
-template <class T, int Block = kBlock, int Items = kItems, class Ptr, class F, class Op>
-__device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F f, Op op) {
+/// diagonals per thread per chunk. epi(q, v), when given, is the original
+/// kernel's thread for row q from its loop on, the loop's value being v: with
+/// `s.fused` it runs once per row here, and no row pass follows.
+template <class T, int Block = kBlock, int Items = kItems, class Ptr, class F, class Op, class E = no_epilogue>
+__device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F f, Op op, E epi = {}) {
+  constexpr bool kEpilogue = !cuda::std::is_same<E, no_epilogue>::value;
   constexpr int kBlock = Block, kItems = Items, kChunk = Block * Items;
   using I = cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(P[0])>>;
   // Within a chunk everything is relative to its start (a0, b0): 32-bit.
@@ -150,6 +172,34 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
   long long a0 = detail::block_search<kBlock>(P, n, base, dBeg);
   long long cr = a0;
   T cv = identity;
+  // Fused: the row open at the block's start, if it began in an earlier
+  // block (its value needs their carry-outs: finished by the last block).
+  __shared__ long long s_tailRow;
+  __shared__ T s_tailVal;
+  const bool fused = kEpilogue && s.fused;
+  long long openRow = -1, openFrom = 0;
+  if (fused) {
+    if (a0 < n) {
+      const long long start = a0 + ((long long)P[a0] - base); // the row's first diagonal
+      if (start < dBeg) {
+        openRow = a0;
+        openFrom = start / D;
+      }
+    }
+    if (tid == 0) s_tailRow = -1; // written below only after a barrier
+  }
+  // Row q's value over this block is v: finish it, keep it for the last
+  // block, or leave it to the row pass.
+  auto finish = [&](long long q, T v) {
+    if (!fused) {
+      rows[q] = v;
+    } else if (q == openRow) {
+      s_tailRow = q;
+      s_tailVal = v;
+    } else {
+      epi(q, v);
+    }
+  };
   // Each chunk's iterations' values: at most min(dn, nnz - b0) of them (the
   // few beyond the chunk's end are dropped), loaded before the chunk's row
   // ends are known: both loads are in flight together. (Loading chunk k + 1's
@@ -201,7 +251,7 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
           firstRow = a;
           firstVal = acc;
         } else {
-          rows[a0 + a] = acc;
+          finish(a0 + a, acc);
         }
         acc = identity;
         ++a;
@@ -249,7 +299,7 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
         pre = has ? op(pre, prevV) : prevV;
         has = true;
       }
-      rows[a0 + firstRow] = has ? op(pre, firstVal) : firstVal;
+      finish(a0 + firstRow, has ? op(pre, firstVal) : firstVal);
     }
     // The carry into the next chunk: the last thread's value.
     const int lastW = kBlock / 32 - 1;
@@ -261,7 +311,56 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
     // No barrier here: the next chunk writes s_end and s_val only after
     // every thread has passed the barrier above, and s_wk/s_wv two barriers later.
   }
-  if (tid == 0) carry[blockIdx.x] = cv;
+  if (!fused) {
+    if (tid == 0) carry[blockIdx.x] = cv;
+    return;
+  }
+  // Fused: publish the carry-out and the open row's part, then the last block
+  // to finish runs the epilogue of every row that began in an earlier block
+  // than it ended in: the carry-outs of the blocks it crossed, then its part
+  // in the block where it ends, combined in block order (row_result's order).
+  __shared__ bool s_last;
+  __syncthreads(); // s_tailRow, s_tailVal
+  if (tid == 0) {
+    carry[blockIdx.x] = cv;
+    s.tailRow[blockIdx.x] = s_tailRow;
+    s.tailFrom[blockIdx.x] = openFrom; // (openRow and openFrom are the same in every thread)
+    static_cast<T *>(s.tail)[blockIdx.x] = s_tailVal;
+    __threadfence();
+    s_last = atomicAdd(s.done, 1u) == unsigned(gridDim.x) - 1u;
+  }
+  __syncthreads();
+  if (!s_last) return;
+  __threadfence();
+  // The last block: kFix blocks' records per thread at a time, each phase's
+  // loads issued together (a chain of dependent loads per record would make
+  // this tail, which runs after every other block, a few microseconds long).
+  const volatile long long *tailRow = s.tailRow, *tailFrom = s.tailFrom;
+  const volatile T *tail = static_cast<const volatile T *>(s.tail);
+  const volatile T *carried = carry;
+  constexpr int kFix = 8;
+  for (long long b00 = 0; b00 < G; b00 += (long long)kBlock * kFix) {
+    long long q[kFix], from[kFix];
+    T part[kFix], pre[kFix];
+#pragma unroll
+    for (int u = 0; u < kFix; ++u) {
+      const long long b = b00 + tid + (long long)u * kBlock;
+      q[u] = b < G ? tailRow[b] : -1;
+      from[u] = b < G ? tailFrom[b] : 0;
+      part[u] = b < G ? T(tail[b]) : identity;
+    }
+#pragma unroll
+    for (int u = 0; u < kFix; ++u) pre[u] = q[u] >= 0 ? T(carried[from[u]]) : identity;
+#pragma unroll
+    for (int u = 0; u < kFix; ++u) {
+      if (q[u] < 0) continue;
+      const long long b = b00 + tid + (long long)u * kBlock;
+      T v = pre[u];
+      for (long long k = from[u] + 1; k < b; ++k) v = op(v, T(carried[k])); // rows over more than two blocks
+      epi(q[u], op(v, part[u]));
+    }
+  }
+  if (tid == 0) *s.done = 0; // for the next launch (stream-ordered after this one)
 }
 
 // ---------------------------------------------------------------- host side
@@ -275,7 +374,7 @@ inline void *scratch(size_t bytes) {
     if (buf) cudaFree(buf);
     buf = nullptr;
     cap = 0;
-    if (cudaMalloc(&buf, bytes) != cudaSuccess) {
+    if (cudaMalloc(&buf, bytes) != cudaSuccess || cudaMemset(buf, 0, bytes) != cudaSuccess) {
       std::fprintf(stderr, "nestor::mp: cannot allocate %zu bytes of merge-path scratch\n", bytes);
       std::abort();
     }
@@ -305,6 +404,11 @@ template <class K> inline int grid_for(K k, int block = kBlock) {
   return grid;
 }
 
+/// Scratch layout: a 256-byte header (the fused mode's block counter, which
+/// every fused launch leaves at 0, and D) at a fixed place, then the arrays.
+constexpr size_t kHeader = 256;
+inline size_t round256(size_t b) { return (b + 255) / 256 * 256; }
+
 /// Launches the merge pass over `n` rows (merge(state, grid) launches the
 /// merge kernel with `grid` blocks of kBlock threads), then the row pass
 /// (row(state) launches the original grid). With n <= 0 only the row pass
@@ -316,15 +420,51 @@ inline void launch(long long n, K mergeKernel, Merge merge, Row row) {
     return;
   }
   const int grid = grid_for(mergeKernel, Block);
-  const size_t rowsBytes = (size_t(n) * sizeof(T) + 255) / 256 * 256;
-  const size_t carryBytes = (size_t(grid) * sizeof(T) + 255) / 256 * 256;
-  char *buf = static_cast<char *>(scratch(rowsBytes + carryBytes + sizeof(long long)));
+  const size_t rowsBytes = round256(size_t(n) * sizeof(T));
+  const size_t carryBytes = round256(size_t(grid) * sizeof(T));
+  char *buf = static_cast<char *>(scratch(kHeader + rowsBytes + carryBytes));
   state s;
-  s.rows = buf;
-  s.carry = buf + rowsBytes;
-  s.span = reinterpret_cast<long long *>(buf + rowsBytes + carryBytes);
+  s.done = reinterpret_cast<unsigned *>(buf);
+  s.span = reinterpret_cast<long long *>(buf + 8);
+  s.rows = buf + kHeader;
+  s.carry = buf + kHeader + rowsBytes;
   merge(s, grid);
   row(s);
+}
+
+/// Whether the original launch <<<grid, block>>> of a kernel whose row index
+/// is blockIdx.x * blockDim.x + threadIdx.x has exactly one thread for each
+/// row 0 .. n - 1 (a 1-D grid covering n, index below 2^31): then the merge
+/// kernel may run the rows' epilogues itself.
+inline bool one_thread_per_row(long long n, dim3 grid, dim3 block) {
+  const unsigned long long threads = (unsigned long long)grid.x * block.x;
+  return grid.y == 1 && grid.z == 1 && block.y == 1 && block.z == 1 && threads >= (unsigned long long)n &&
+         threads <= (1ull << 31);
+}
+
+/// launch() for a merge kernel that was given the kernel's epilogue: when the
+/// original launch has one thread per row, the merge kernel finishes every
+/// row (fused: one launch, no row pass); otherwise as launch() (the row pass
+/// with row(state, grid, block)). grid and block are evaluated once.
+template <class T, int Block = kBlock, class K, class Merge, class Row>
+inline void launch(long long n, dim3 grid, dim3 block, K mergeKernel, Merge merge, Row row) {
+  if (n <= 0 || !one_thread_per_row(n, grid, block)) {
+    launch<T, Block>(n, mergeKernel, merge, [&](state s) { row(s, grid, block); });
+    return;
+  }
+  const int g = grid_for(mergeKernel, Block);
+  const size_t arrBytes = round256(size_t(g) * sizeof(T));
+  const size_t rowBytes = round256(size_t(g) * sizeof(long long));
+  char *buf = static_cast<char *>(scratch(kHeader + 2 * arrBytes + 2 * rowBytes));
+  state s;
+  s.done = reinterpret_cast<unsigned *>(buf);
+  s.span = reinterpret_cast<long long *>(buf + 8);
+  s.carry = buf + kHeader;
+  s.tail = buf + kHeader + arrBytes;
+  s.tailRow = reinterpret_cast<long long *>(buf + kHeader + 2 * arrBytes);
+  s.tailFrom = reinterpret_cast<long long *>(buf + kHeader + 2 * arrBytes + rowBytes);
+  s.fused = true;
+  merge(s, g);
 }
 
 } // namespace nestor::mp

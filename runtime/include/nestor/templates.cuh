@@ -43,6 +43,10 @@
 
 namespace nestor::tmpl {
 
+/// Block size of the block-mapped passes (the paper's choice, section III-B:
+/// blocks larger than lb_THRES leave threads idle).
+constexpr unsigned kBlockMappedThreads = 64;
+
 /// Phase of the original behaviour: every iteration runs in place.
 struct run_in_place {
   template <class I> __device__ bool defer(I, I) const { return false; }
@@ -89,6 +93,44 @@ template <class T, class I, class F, class Op> __device__ T block_reduce_range(I
   __syncthreads();
   T r = total;
   __syncthreads(); // `total` and the partials are reused by the next call
+  return r;
+}
+
+/// block_reduce_range in the order a block of W threads uses, whatever the
+/// calling block's size: virtual lane v folds f(begin + v), f(begin + v + W),
+/// ... in order, the lanes of each warp combine as the shuffle tree does, then
+/// the warps in order. dpar-opt reduces a delayed row in its child grid (W =
+/// kBlockMappedThreads threads) or, when the launch or the batch's allocation
+/// fails (which depends on timing: the pending-launch limit, the device heap),
+/// in the parent block: both give the same bits.
+template <unsigned W, class T, class I, class F, class Op> __device__ T block_reduce_range_as(I begin, I end, F f, Op op) {
+  static_assert(W % 32u == 0 && W > 0 && W <= 1024u, "W: whole warps");
+  const unsigned n = nestor::detail::block_threads();
+  if (n == W) return block_reduce_range<T>(begin, end, f, op);
+  __shared__ T lanes[W];
+  __shared__ T total;
+  const unsigned tid = nestor::detail::linear_tid();
+  for (unsigned v = tid; v < W; v += n) {
+    T acc = Op::template identity<T>();
+    for (I i = begin + I(v); i < end; i += I(W)) acc = op(acc, T(f(i)));
+    lanes[v] = acc;
+  }
+  __syncthreads();
+  if (tid == 0) {
+    T t = Op::template identity<T>();
+    for (unsigned w = 0; w < W / 32u; ++w) {
+      T *l = lanes + 32u * w;
+      // Step d of the shuffle tree: lane x takes lane x + d's value from before
+      // the step (ascending x reads it before it changes).
+      for (unsigned d = 16; d > 0; d >>= 1)
+        for (unsigned x = 0; x + d < 32u; ++x) l[x] = op(l[x], l[x + d]);
+      t = w == 0 ? l[0] : op(t, l[0]);
+    }
+    total = t;
+  }
+  __syncthreads();
+  T r = total;
+  __syncthreads(); // `total` and the lanes are reused by the next call
   return r;
 }
 
@@ -241,9 +283,10 @@ template <class I> struct defer_to_dpar {
 /// never waits for the child; the child finishes each delayed row itself.
 /// The batch lives on the device heap, allocated only by blocks that delayed
 /// something (malloc per block was most of dpar-opt's time on graphs where few
-/// blocks have a large row). When it cannot be allocated, each owner runs its
-/// row in place; when the launch fails, or the file is built without -rdc (no
-/// __CUDACC_RDC__), the block processes the batch itself.
+/// blocks have a large row). When it cannot be allocated, when the launch
+/// fails, or when the file is built without -rdc (no __CUDACC_RDC__), the block
+/// reduces the batch itself, in the child's order (block_reduce_range_as): a
+/// delayed row's bits do not depend on which of these happened.
 template <class I, class R, class F, class Op, class Body, class Launch>
 __device__ void dpar_opt(long long threshold, F f, Op op, Body body, Launch launch) {
   __shared__ dpar_item<I> *items;
@@ -270,8 +313,15 @@ __device__ void dpar_opt(long long threshold, F f, Op op, Body body, Launch laun
   }
   __syncthreads();
   if (!header) {
-    // No heap left: each owner runs its delayed row itself, as the original did.
-    if (slot != ~0u) body(threadIdx, blockIdx, blockDim, gridDim, run_in_place{});
+    // No heap left: the block reduces the delayed rows itself, one at a time,
+    // in the child's order (the same bits as when the child runs).
+    __shared__ dpar_item<I> current;
+    for (unsigned k = 0; k < count; ++k) {
+      if (slot == k) current = mine;
+      __syncthreads();
+      const R r = block_reduce_range_as<kBlockMappedThreads, R>(current.begin, current.end, f, op);
+      if (slot == k) body(threadIdx, blockIdx, blockDim, gridDim, with_result<R>{r});
+    }
     return;
   }
   if (slot != ~0u) items[slot] = mine;
@@ -279,9 +329,10 @@ __device__ void dpar_opt(long long threshold, F f, Op op, Body body, Launch laun
   if (tid == 0) launched = nestor::detail::try_device_launch(launch, dpar_batch<I>{items, header, count, blockIdx, blockDim, gridDim});
   __syncthreads();
   if (launched) return;
-  // The launch failed (e.g. the pending-launch limit): block-mapped here.
+  // The launch failed (e.g. the pending-launch limit): block-mapped here, in
+  // the child's order (the same bits as when the launch succeeds).
   for (unsigned k = 0; k < count; ++k) {
-    const R r = block_reduce_range<R>(items[k].begin, items[k].end, f, op);
+    const R r = block_reduce_range_as<kBlockMappedThreads, R>(items[k].begin, items[k].end, f, op);
     if (tid == 0) body(items[k].thread, blockIdx, blockDim, gridDim, with_result<R>{r});
   }
   __syncthreads();
@@ -293,7 +344,7 @@ __device__ void dpar_opt(long long threshold, F f, Op op, Body body, Launch laun
 template <class R, class I, class F, class Op, class Body>
 __device__ void dpar_opt_child(const dpar_batch<I> &b, F f, Op op, Body body) {
   for (unsigned k = blockIdx.x; k < b.count; k += gridDim.x) {
-    const R r = block_reduce_range<R>(b.items[k].begin, b.items[k].end, f, op);
+    const R r = block_reduce_range_as<kBlockMappedThreads, R>(b.items[k].begin, b.items[k].end, f, op);
     if (nestor::detail::linear_tid() == 0) body(b.items[k].thread, b.block, b.block_dim, b.grid_dim, with_result<R>{r});
   }
   if (nestor::detail::linear_tid() == 0) {
@@ -451,10 +502,6 @@ __device__ void dispatch(const launch_state &st, F f, Op op, Body body) {
 #endif // __CUDACC__
 
 // ------------------------------------------------------------------ host side
-
-/// Block size of the block-mapped passes (the paper's choice, section III-B:
-/// blocks larger than lb_THRES leave threads idle).
-constexpr unsigned kBlockMappedThreads = 64;
 
 /// Device memory behind the queues of one call site, grown on demand
 /// (cudaMalloc; never managed memory). Launches of one call site share it, so

@@ -288,7 +288,18 @@ __global__ void sssp_relax(const unsigned *offsets, const unsigned *targets, con
 // the iterations of the loop at line 291 for rows 0 .. n - 1, split evenly (rows + iterations) over the
 // blocks of a persistent grid; each row's value goes to 'csr_spmv', which combines it in a fixed order.
 __global__ void __launch_bounds__(nestor::mp::kBlock, nestor::mp::kMinBlocks) csr_spmv_nestor_merge(const int *ptr, const int *col, const float *val, const float *x, float *y, int n, nestor::mp::state nestor_mp) {
-  nestor::mp::merge_rows<float>(nestor_mp, ptr, n, [=](int e) { return val[e] * x[col[e]]; }, nestor::op::add{});
+  nestor::mp::merge_rows<float>(nestor_mp, ptr, n, [=](int e) { return val[e] * x[col[e]]; }, nestor::op::add{},
+      // fused: 'csr_spmv' for row nestor_q, its loop's value nestor_v (run here when its grid has
+      // one thread per row; the rows that span blocks are finished last, in block order)
+      [&](long long nestor_q, float nestor_v) {
+        int row = static_cast<int>(nestor_q);
+        if (row < n) {
+          float sum = 0.0f;
+          int start = ptr[row], end = ptr[row + 1];
+          sum = nestor::op::add{}(sum, nestor_v); // truth: independent
+          y[row] = sum;
+        }
+      });
 }
 
 __global__ void csr_spmv(const int *ptr, const int *col, const float *val, const float *x, float *y, int n, nestor::mp::state nestor_mp = {}) {
@@ -416,10 +427,10 @@ int main(int argc, char **argv) {
 
   int *d_ptr = loops::to_device(g.rowptr), *d_col = loops::to_device(g.col);
   float *d_val = loops::to_device(g.val);
-  nestor::mp::launch<float>(rows, csr_spmv_nestor_merge, [&](nestor::mp::state nestor_s, int nestor_grid) {
+  nestor::mp::launch<float>(rows, dim3(blocks), dim3(64), csr_spmv_nestor_merge, [&](nestor::mp::state nestor_s, int nestor_grid) {
     csr_spmv_nestor_merge<<<nestor_grid, nestor::mp::kBlock>>>(d_ptr, d_col, d_val, in, out, rows, nestor_s);
-  }, [&](nestor::mp::state nestor_s) {
-    csr_spmv<<<blocks, 64>>>(d_ptr, d_col, d_val, in, out, rows, nestor_s);
+  }, [&](nestor::mp::state nestor_s, dim3 nestor_g, dim3 nestor_b) {
+    csr_spmv<<<nestor_g, nestor_b>>>(d_ptr, d_col, d_val, in, out, rows, nestor_s);
   });
   keepf(size_t(rows));
   return 0;

@@ -7,7 +7,17 @@
 // the iterations of the loop at line 10 for rows 0 .. n - 1, split evenly (rows + iterations) over the
 // blocks of a persistent grid; each row's value goes to 'scaled_row_max', which combines it in a fixed order.
 __global__ void __launch_bounds__(nestor::mp::kBlock, nestor::mp::kMinBlocks) scaled_row_max_nestor_merge(const long long *offsets, const int *col, const double *val, double alpha, double *out, long long n, nestor::mp::state nestor_mp) {
-  nestor::mp::merge_rows<double>(nestor_mp, offsets, n, [=](long long j) { return val[j] * col[j]; }, nestor::op::max{});
+  nestor::mp::merge_rows<double>(nestor_mp, offsets, n, [=](long long j) { return val[j] * col[j]; }, nestor::op::max{},
+      // fused: 'scaled_row_max' for row nestor_q, its loop's value nestor_v (run here when its grid has
+      // one thread per row; the rows that span blocks are finished last, in block order)
+      [&](long long nestor_q, double nestor_v) {
+        long long row = static_cast<long long>(nestor_q);
+        if (row < n) {
+          double best = -1e300;
+          best = nestor::op::max{}(best, nestor_v);
+          out[row] = alpha * best;
+        }
+      });
 }
 
 __global__ void scaled_row_max(const long long *offsets, const int *col, const double *val, double alpha, double *out,
@@ -28,9 +38,9 @@ __global__ void scaled_row_max(const long long *offsets, const int *col, const d
 
 void run(const long long *offsets, const int *col, const double *val, double *out, long long n) {
   dim3 block(256);
-  nestor::mp::launch<double>(n, scaled_row_max_nestor_merge, [&](nestor::mp::state nestor_s, int nestor_grid) {
+  nestor::mp::launch<double>(n, dim3((unsigned)((n + 255) / 256)), dim3(block), scaled_row_max_nestor_merge, [&](nestor::mp::state nestor_s, int nestor_grid) {
     scaled_row_max_nestor_merge<<<nestor_grid, nestor::mp::kBlock>>>(offsets, col, val, 2.0, out, n, nestor_s);
-  }, [&](nestor::mp::state nestor_s) {
-    scaled_row_max<<<(unsigned)((n + 255) / 256), block>>>(offsets, col, val, 2.0, out, n, nestor_s);
+  }, [&](nestor::mp::state nestor_s, dim3 nestor_g, dim3 nestor_b) {
+    scaled_row_max<<<nestor_g, nestor_b>>>(offsets, col, val, 2.0, out, n, nestor_s);
   });
 }

@@ -13,7 +13,16 @@ __device__ unsigned weighted(const int *weight, int u) { return hashed(u) * unsi
 // the iterations of the loop at line 15 for rows 0 .. vertices - 1, split evenly (rows + iterations) over the
 // blocks of a persistent grid; each row's value goes to 'helper_sum', which combines it in a fixed order.
 __global__ void __launch_bounds__(nestor::mp::kBlock, nestor::mp::kMinBlocks) helper_sum_nestor_merge(const int *offsets, const int *adj, const int *weight, unsigned *sums, int vertices, nestor::mp::state nestor_mp) {
-  nestor::mp::merge_rows<unsigned int>(nestor_mp, offsets, vertices, [=](int e) { return weighted(weight, adj[e]); }, nestor::op::add{});
+  nestor::mp::merge_rows<unsigned int>(nestor_mp, offsets, vertices, [=](int e) { return weighted(weight, adj[e]); }, nestor::op::add{},
+      // fused: 'helper_sum' for row nestor_q, its loop's value nestor_v (run here when its grid has
+      // one thread per row; the rows that span blocks are finished last, in block order)
+      [&](long long nestor_q, unsigned int nestor_v) {
+        int v = static_cast<int>(nestor_q);
+        if (v >= vertices) return;
+        unsigned sum = 0; // wraps: unsigned + is associative, so any order gives the same bits
+        sum = nestor::op::add{}(sum, nestor_v);
+        sums[v] = sum;
+      });
 }
 
 __global__ void helper_sum(const int *offsets, const int *adj, const int *weight, unsigned *sums, int vertices, nestor::mp::state nestor_mp = {}) {
@@ -41,10 +50,10 @@ int main(int argc, char **argv) {
   int *weight = loops::to_device(w);
   unsigned *out = loops::device_zeros<unsigned>(size_t(n));
   loops::timed(args, 16.0 * g.col.size() + 12.0 * n,
-               [&] { nestor::mp::launch<unsigned int>(n, helper_sum_nestor_merge, [&](nestor::mp::state nestor_s, int nestor_grid) {
+               [&] { nestor::mp::launch<unsigned int>(n, dim3((n + 127) / 128), dim3(128), helper_sum_nestor_merge, [&](nestor::mp::state nestor_s, int nestor_grid) {
                  helper_sum_nestor_merge<<<nestor_grid, nestor::mp::kBlock>>>(off, adj, weight, out, n, nestor_s);
-               }, [&](nestor::mp::state nestor_s) {
-                 helper_sum<<<(n + 127) / 128, 128>>>(off, adj, weight, out, n, nestor_s);
+               }, [&](nestor::mp::state nestor_s, dim3 nestor_g, dim3 nestor_b) {
+                 helper_sum<<<nestor_g, nestor_b>>>(off, adj, weight, out, n, nestor_s);
                }); });
   loops::ResultFile res(args);
   res.add(loops::from_device(out, size_t(n)));

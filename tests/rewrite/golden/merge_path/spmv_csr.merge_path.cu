@@ -7,7 +7,16 @@
 // the iterations of the loop at line 9 for rows 0 .. rows - 1, split evenly (rows + iterations) over the
 // blocks of a persistent grid; each row's value goes to 'spmv_csr', which combines it in a fixed order.
 __global__ void __launch_bounds__(nestor::mp::kBlock, nestor::mp::kMinBlocks) spmv_csr_nestor_merge(const int *rowptr, const int *col, const float *val, const float *x, float *y, int rows, nestor::mp::state nestor_mp) {
-  nestor::mp::merge_rows<float>(nestor_mp, rowptr, rows, [=](int j) { return val[j] * x[col[j]]; }, nestor::op::add{});
+  nestor::mp::merge_rows<float>(nestor_mp, rowptr, rows, [=](int j) { return val[j] * x[col[j]]; }, nestor::op::add{},
+      // fused: 'spmv_csr' for row nestor_q, its loop's value nestor_v (run here when its grid has
+      // one thread per row; the rows that span blocks are finished last, in block order)
+      [&](long long nestor_q, float nestor_v) {
+        int row = static_cast<int>(nestor_q);
+        if (row >= rows) return;
+        float sum = 0.0f;
+        sum = nestor::op::add{}(sum, nestor_v);
+        y[row] = sum;
+      });
 }
 
 __global__ void spmv_csr(const int *rowptr, const int *col, const float *val, const float *x, float *y, int rows, nestor::mp::state nestor_mp = {}) {
@@ -34,10 +43,10 @@ int main(int argc, char **argv) {
   float *v = loops::to_device(a.val), *x = loops::to_device(loops::random_floats(size_t(rows), 8));
   float *y = loops::device_zeros<float>(size_t(rows));
   const double bytes = 8.0 * a.val.size() + 4.0 * a.val.size() + 12.0 * rows;
-  loops::timed(args, bytes, [&] { nestor::mp::launch<float>(rows, spmv_csr_nestor_merge, [&](nestor::mp::state nestor_s, int nestor_grid) {
+  loops::timed(args, bytes, [&] { nestor::mp::launch<float>(rows, dim3((rows + 31) / 32), dim3(32), spmv_csr_nestor_merge, [&](nestor::mp::state nestor_s, int nestor_grid) {
     spmv_csr_nestor_merge<<<nestor_grid, nestor::mp::kBlock>>>(rp, ci, v, x, y, rows, nestor_s);
-  }, [&](nestor::mp::state nestor_s) {
-    spmv_csr<<<(rows + 31) / 32, 32>>>(rp, ci, v, x, y, rows, nestor_s);
+  }, [&](nestor::mp::state nestor_s, dim3 nestor_g, dim3 nestor_b) {
+    spmv_csr<<<nestor_g, nestor_b>>>(rp, ci, v, x, y, rows, nestor_s);
   }); });
   loops::ResultFile res(args);
   res.add(loops::from_device(y, size_t(rows)));

@@ -569,6 +569,15 @@ TEST(MappingConfig, GpuParametersFileMeasuredOnTheGpu) {
   ASSERT_TRUE(bool(c)) << llvm::toString(c.takeError());
   EXPECT_EQ(c->mapping.gpu.bandwidthGBs, 2900);
   EXPECT_EQ(c->mapping.gpuParamsFile, "");
+  // The file nestor-gpu-probe wrote on the H200 the held-out set was
+  // measured on (bench/mapping), as committed.
+  GpuTarget h200 = *gpuTargetNamed("h100");
+  llvm::Error read = applyGpuParams(std::string(NESTOR_SOURCE_DIR) + "/bench/mapping/gpu-params-h200.json", h200);
+  ASSERT_FALSE(bool(read)) << llvm::toString(std::move(read));
+  EXPECT_EQ(h200.name, "NVIDIA H200");
+  EXPECT_EQ(h200.sms, 132u);
+  EXPECT_GT(h200.bandwidthGBs, 3000);
+  EXPECT_LT(h200.deviceLaunchUs, 2.0);
   // Bad files are errors that name the file and the key.
   struct Row { const char *file, *expect; };
   const Row rows[] = {

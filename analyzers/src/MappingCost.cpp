@@ -217,7 +217,10 @@ Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const G
     serialLatencyUs = std::min(limit, in.C * wait) * stepUs * waves;
     criticalUs = std::min(limit, in.longestChild()) * stepUs;
   }
-  const double memUs = std::max({bytes / (g.bandwidthGBs * 1000), serialLatencyUs, criticalUs});
+  // A block running its queued launches in turn waits a load's latency for
+  // every step of each (a barrier between launches).
+  const double blockChainUs = s.blockChain * s.blockChainSteps * g.latencyUs;
+  const double memUs = std::max({bytes / (g.bandwidthGBs * 1000), serialLatencyUs, criticalUs, blockChainUs});
   const double launchUs = s.deviceLaunches * g.deviceLaunchUs;
   // An aggregated child thread first finds its launch: a binary search over
   // the aggregated records, one dependent load (an L2 hit) per level, in
@@ -239,6 +242,7 @@ Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const G
   e.why = human(s.deviceLaunches) + " device launches x " + us(g.deviceLaunchUs) + " = " + us(launchUs) + "; " +
           human(work) + " child threads' work, " + percent(s.serialShare) + " of it serial in parent threads: " +
           us(memUs) + (criticalUs > 0 && memUs == criticalUs ? " (the longest serial child)" : "") +
+          (blockChainUs > 0 && memUs == blockChainUs ? " (a block's queued launches, one after another)" : "") +
           (searchUs > 0.05 ? "; parent search " + us(searchUs) : "") + "; " + human(s.kernels) + " kernel(s)";
   return e;
 }

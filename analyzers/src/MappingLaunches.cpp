@@ -178,7 +178,13 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
   for (const Template &tpl : templates)
     for (unsigned L : {32u, 64u, 128u, 256u}) {
       const bool allQueued = std::string(tpl.kind) == "two-queues";
-      const double launchedShare = cost.shareOver(L);
+      // The templates compare a launch's threads as launched (whole child
+      // blocks) with L (promote.cuh: launch_threads): with child blocks of
+      // Bc threads, only children of at most floor((L - 1) / Bc) x Bc
+      // threads stay in their thread (none when Bc >= L).
+      const double childBlock = cost.childBlock > 0 ? cost.childBlock : 1;
+      const double inThreadMax = std::floor((L - 1) / childBlock) * childBlock;
+      const double launchedShare = inThreadMax < 1 ? 1.0 : cost.shareOver(inThreadMax);
       LaunchShape shape;
       // Every template runs the children up to L threads one thread each:
       // in the parent thread, or (two queues) from the thread-mapped queue.
@@ -186,6 +192,24 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
       shape.serialLimit = L;
       shape.queued = allQueued ? P : P * launchedShare;
       shape.kernels = tpl.kernels;
+      // Block buffer: the parent's block runs its queued launches one after
+      // another once its threads are done, each a dependent phase of
+      // ceil(threads / B) block-wide steps (in-sample neighbour sum on the
+      // H200: 256 one-block launches per 256-thread block, 166-188 us for
+      // every L, where the model had 25-47 us).
+      if (std::string(tpl.kind) == "block-buffer") {
+        shape.blockChain = std::min(B, std::max(1.0, P)) * launchedShare;
+        shape.blockChainSteps = std::max(1.0, std::ceil(std::ceil(C / childBlock) * childBlock / B));
+      }
+      // Global buffer and the two queues' large one: a pass of 16 blocks of
+      // 64 threads per SM (promote.cuh drain_grid) takes the queued
+      // launches with a block stride, each block its share one after
+      // another, ceil(threads / 64) steps each.
+      if (std::string(tpl.kind) == "global-buffer" || allQueued) {
+        const double drainBlocks = 16.0 * cfg.gpu.sms;
+        shape.blockChain = std::ceil(P * launchedShare / drainBlocks);
+        shape.blockChainSteps = std::max(1.0, std::ceil(std::ceil(C / childBlock) * childBlock / 64));
+      }
       if (std::string(tpl.kind) == "block-launch")
         shape.deviceLaunches = std::max(1.0, P / B) * (1 - std::pow(1 - launchedShare, std::min(B, std::max(1.0, P))));
       addTemplate(std::string("promoted-") + tpl.kind + "-" + std::to_string(L), std::string("promoted-") + tpl.kind, L,

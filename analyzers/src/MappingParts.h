@@ -113,6 +113,8 @@ struct LaunchShape {
   double searchGroup = 1;  ///< an aggregated child thread's search for its parent, over this many records
   double aggregatedLaunches = 0; ///< launches aggregated into shared grids (whose threads search)
   double queued = 0;       ///< children queued with an atomic
+  double blockChain = 0;   ///< queued launches a parent block runs one after another
+  double blockChainSteps = 1; ///< block-wide steps of each
   double kernels = 1;      ///< kernels launched from the host
 };
 struct Estimate {

@@ -451,10 +451,30 @@ TEST(MappingLaunches, InSampleNeighbourSumInMeasuredOrder) {
   EXPECT_NE(find(*t, "threshold-2048")->costWhy.find("the longest serial child"), std::string::npos)
       << find(*t, "threshold-2048")->costWhy;
   // The two-queue template runs its small children one thread each (its
-  // thread-mapped queue): serial work, as the other templates'.
-  const Mapping *twoQueues = find(*t, "promoted-two-queues-32");
+  // thread-mapped queue): serial work, as the other templates' (here L =
+  // 256: children of one 128-thread block are small).
+  const Mapping *twoQueues = find(*t, "promoted-two-queues-256");
   ASSERT_TRUE(twoQueues);
   EXPECT_EQ(twoQueues->costWhy.find(" 0% of it serial"), std::string::npos) << twoQueues->costWhy;
+  // The launch templates, measured in-sample on the H200
+  // (bench/mapping/results-h200-insample/neighbour-sum.json): with 128-thread
+  // child blocks every launch has 128 threads, so L = 32 queues them all;
+  // the block buffer's 256-thread parent blocks then run 256 launches each,
+  // one after another (187.5 us), the global buffer's drain pass spreads
+  // them over the GPU (37.8 us).
+  cfg.gpu = *gpuTargetNamed("h200");
+  t = rankMappingsOf(neighbourSum(), cfg, true, 1);
+  ASSERT_TRUE(t);
+  const Mapping *blockBuffer = find(*t, "promoted-block-buffer-32"), *globalBuffer = find(*t, "promoted-global-buffer-32");
+  ASSERT_TRUE(blockBuffer && globalBuffer);
+  EXPECT_LT(globalBuffer->estimateUs, blockBuffer->estimateUs);
+  EXPECT_GT(blockBuffer->estimateUs, 187.5 / 2.5) << blockBuffer->costWhy;
+  EXPECT_LT(blockBuffer->estimateUs, 187.5 * 2.5) << blockBuffer->costWhy;
+  EXPECT_NE(blockBuffer->costWhy.find("a block's queued launches, one after another"), std::string::npos)
+      << blockBuffer->costWhy;
+  EXPECT_NE(globalBuffer->costWhy.find(" 0% of it serial"), std::string::npos)
+      << "no 128-thread launch stays in its thread under L = 32: " << globalBuffer->costWhy;
+  cfg.gpu = *gpuTargetNamed("h100");
   // Regular children (skew 0) of 16 threads: a threshold of 32 runs every one
   // serially, none is launched.
   cfg.skew = 0;

@@ -13,6 +13,7 @@
 namespace {
 struct RawMapping {
   std::string gpu;
+  std::optional<std::string> gpuParams;
   std::optional<unsigned> sms, threadsPerSm, registersPerThread;
   std::optional<double> defaultTrip, defaultThreads, skew, launchCost;
   std::optional<double> bandwidth, deviceLaunchUs, kernelUs, latencyUs, clockGhz;
@@ -48,6 +49,7 @@ template <> struct MappingTraits<nestor::ProfileConfig> {
 template <> struct MappingTraits<RawMapping> {
   static void mapping(IO &io, RawMapping &m) {
     io.mapOptional("gpu", m.gpu);
+    io.mapOptional("gpu_params", m.gpuParams);
     io.mapOptional("sms", m.sms);
     io.mapOptional("threads_per_sm", m.threadsPerSm);
     io.mapOptional("registers_per_thread", m.registersPerThread);
@@ -118,6 +120,28 @@ llvm::Error readMapping(const RawMapping &raw, llvm::StringRef path, MappingConf
     auto g = gpuTargetNamed(raw.gpu);
     if (!g) return mappingError(path, "unknown gpu '" + raw.gpu + "' (h100, h200, gh200, a100, l40s, v100, t4; or give sms and threads_per_sm)");
     out.gpu = *g;
+  }
+  // The GPU's figures measured on it (nestor-gpu-probe), over the preset and
+  // under the keys given here: gpu_params names the file (relative to this
+  // file's directory), else .nestor/gpu-params.json beside it when present.
+  std::string dir = path.empty() ? std::string() : llvm::sys::path::parent_path(path).str();
+  auto besideConfig = [&](const std::string &file) {
+    if (file.empty() || llvm::sys::path::is_absolute(file) || dir.empty()) return file;
+    llvm::SmallString<256> p(dir);
+    llvm::sys::path::append(p, file);
+    return std::string(p);
+  };
+  std::string params;
+  if (raw.gpuParams) {
+    if (raw.gpuParams->empty()) return mappingError(path, "gpu_params must name a file");
+    params = besideConfig(*raw.gpuParams);
+  } else if (!dir.empty()) {
+    std::string fallback = besideConfig(nestor::kDefaultGpuParamsPath);
+    if (llvm::sys::fs::exists(fallback)) params = fallback;
+  }
+  if (!params.empty()) {
+    if (auto e = nestor::applyGpuParams(params, out.gpu)) return mappingError(path, llvm::toString(std::move(e)));
+    out.gpuParamsFile = params;
   }
   if (raw.sms) {
     if (*raw.sms == 0) return mappingError(path, "sms must be at least 1");

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace nestor::mapping_detail {
 
@@ -184,6 +185,13 @@ Estimate estimateMergePath(const LoopCostInput &in, const GpuTarget &g) {
   return e;
 }
 
+double LaunchCostInput::shareOver(double limit) const {
+  if (skew <= 0 || limit < C) return C > limit ? 1.0 : 0.0;
+  return std::min(1.0, std::pow(limit / C, -1.0 / skew));
+}
+
+double LaunchCostInput::longestChild() const { return C * std::pow(std::max(1.0, P), std::max(0.0, skew)); }
+
 Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const GpuTarget &g) {
   // Child work: `childBytes` per child thread, coalesced across a child grid;
   // a child run serially in its parent thread walks it alone (a sector per
@@ -194,22 +202,48 @@ Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const G
   const double wait = 1 + in.skew * log2of(32);
   const double coalescedBytes = parallel * in.childBytes, serialBytes = serial * in.childBytes * 8 * wait;
   const double bytes = coalescedBytes + serialBytes;
-  // Few parent threads walking long children serially are latency-bound.
-  const double serialWarps = std::max(1.0, in.P * (s.serialShare > 0 ? 1 : 0) / 32);
-  const double serialSteps = s.serialShare > 0 ? std::min(double(s.serialLimit ? s.serialLimit : in.C), in.C * wait) : 0;
-  const double serialLatencyUs = s.serialShare > 0 ? serialSteps * g.latencyUs / kLoadsInFlight *
-                                                         std::max(1.0, serialWarps / (double(g.sms) * g.threadsPerSm / 32))
-                                                   : 0;
-  const double memUs = std::max(bytes / (g.bandwidthGBs * 1000), serialLatencyUs);
+  // Children run serially are latency-bound: waves of parent warps, each
+  // waiting for its longest child of 32, and at least the critical path of
+  // the thread that walks the longest child below the threshold (on a
+  // power-law graph a hub of C x P^skew elements; the in-sample neighbour
+  // sum, 16k vertices: threshold-2048 measured 0.49 ms where a warp's
+  // average wait alone gave 43 us).
+  const double stepUs = g.latencyUs / kLoadsInFlight;
+  double serialLatencyUs = 0, criticalUs = 0;
+  if (s.serialShare > 0) {
+    const double limit = s.serialLimit ? double(s.serialLimit) : std::numeric_limits<double>::infinity();
+    const double serialWarps = std::max(1.0, in.P / 32);
+    const double waves = std::max(1.0, serialWarps / (double(g.sms) * g.threadsPerSm / 32));
+    serialLatencyUs = std::min(limit, in.C * wait) * stepUs * waves;
+    criticalUs = std::min(limit, in.longestChild()) * stepUs;
+  }
+  // A block running its queued launches in turn waits a load's latency for
+  // every step of each (a barrier between launches).
+  const double blockChainUs = s.blockChain * s.blockChainSteps * g.latencyUs;
+  const double memUs = std::max({bytes / (g.bandwidthGBs * 1000), serialLatencyUs, criticalUs, blockChainUs});
   const double launchUs = s.deviceLaunches * g.deviceLaunchUs;
-  const double searchUs = s.searchGroup > 1 ? parallel * log2of(s.searchGroup) * 4 / 32 / issueRatePerUs(g) : 0;
+  // An aggregated child thread first finds its launch: a binary search over
+  // the aggregated records, one dependent load (an L2 hit) per level, in
+  // every wave of the aggregated grid (whole child blocks: a child of C
+  // threads launched with blocks of childBlock runs ceil(C / childBlock)
+  // full blocks). In-sample neighbour sum (16k launches of one 128-thread
+  // block): aggregate-grid measured 50 us, where the search's instructions
+  // alone gave 9 us.
+  double searchUs = 0;
+  if (s.searchGroup > 1 && s.aggregatedLaunches > 0) {
+    const double block = in.childBlock > 0 ? in.childBlock : in.C;
+    const double threads = s.aggregatedLaunches * std::ceil(in.C / block) * block;
+    const double waves = std::ceil(threads / (double(g.sms) * g.threadsPerSm));
+    searchUs = waves * std::ceil(log2of(s.searchGroup)) * g.latencyUs * kGatherShare;
+  }
   const double queueUs = s.queued / (double(g.sms) * 100);
   Estimate e;
   e.us = memUs + launchUs + searchUs + queueUs + s.kernels * g.kernelUs;
   e.why = human(s.deviceLaunches) + " device launches x " + us(g.deviceLaunchUs) + " = " + us(launchUs) + "; " +
           human(work) + " child threads' work, " + percent(s.serialShare) + " of it serial in parent threads: " +
-          us(memUs) + (searchUs > 0.05 ? "; parent search " + us(searchUs) : "") + "; " + human(s.kernels) +
-          " kernel(s)";
+          us(memUs) + (criticalUs > 0 && memUs == criticalUs ? " (the longest serial child)" : "") +
+          (blockChainUs > 0 && memUs == blockChainUs ? " (a block's queued launches, one after another)" : "") +
+          (searchUs > 0.05 ? "; parent search " + us(searchUs) : "") + "; " + human(s.kernels) + " kernel(s)";
   return e;
 }
 

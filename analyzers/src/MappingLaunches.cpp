@@ -34,6 +34,8 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
   cost.P = P;
   cost.C = C;
   cost.skew = cfg.skew;
+  if (ls.blockValue) cost.childBlock = double(*ls.blockValue);
+  else if (auto v = evaluateSize(ls.block, cfg.sizes)) cost.childBlock = std::max(1.0, *v);
   const bool recursive = ls.child == ls.parent;
 
   for (unsigned T : {0u, 32u, 128u, 512u, 2048u})
@@ -59,11 +61,21 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
           continue;
         }
         // Children are sized around the mean C; the share launched by a
-        // threshold T follows an exponential tail exp(-T / C).
-        double launchedShare = T ? std::exp(-double(T) / C) : 1.0;
+        // threshold T follows the power-law tail of the sizes (regular
+        // sizes: all or none). In-sample neighbour sum (16k vertices,
+        // power-law): threshold-128 measured 0.67 ms, about a thousand
+        // launches, where an exponential tail exp(-T / C) gave 5.
+        double launchedShare = T ? cost.shareOver(T) : 1.0;
         double serialWork = work * (1 - launchedShare);
-        double perLaunch = agg == "warp" ? 32 : agg == "block" ? B : !agg.empty() ? P : 1;
-        double launches = P * launchedShare / std::min(perLaunch, std::max(1.0, P));
+        // One launch per warp or block that has a child left to launch: with
+        // a share s of launching threads, a group of g launches with
+        // probability 1 - (1 - s)^g (in-sample neighbour sum:
+        // threshold-128+aggregate-warp measured 0.29 ms, where one launch
+        // per 32 launching threads gave 44 us).
+        double perLaunch = agg == "warp" ? 32 : agg == "block" ? B : 1;
+        perLaunch = std::min(perLaunch, std::max(1.0, P));
+        double launches = agg.empty() ? P * launchedShare
+                                      : P / perLaunch * (1 - std::pow(1 - launchedShare, perLaunch));
         if (agg == "grid") launches = launchedShare > 0 ? 1 : 0;
 
         // The launch statement runs P times and each run costs launchCost
@@ -84,7 +96,7 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
         double coal = (1 - fs) + fs * sectorEfficiency(32, 1);
         soft(mp, "coalescing:child", false, w.coalescing, work, coal,
              "child threads' consecutive accesses (assumed) become one thread's walk when serialised: " + percent(coal));
-        double agGroup = agg == "warp" ? 32 : agg == "block" ? B : !agg.empty() ? P : 1;
+        double agGroup = agg == "warp" ? 32 : agg == "block" ? B : !agg.empty() ? std::max(1.0, P * launchedShare) : 1;
         double comb = 1.0 / (1.0 + 0.02 * log2of(agGroup)) * (c > 1 ? C / (c * std::ceil(C / c)) : 1.0);
         soft(mp, "combine", false, w.combine, work, comb,
              std::string(!agg.empty() ? "each aggregated child thread finds its parent (search over " + human(agGroup) + ")" : "no aggregation") +
@@ -103,6 +115,7 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
         shape.serialLimit = T;
         shape.deviceLaunches = agg == "grid" ? 0 : launches;
         shape.searchGroup = agGroup;
+        shape.aggregatedLaunches = !agg.empty() ? P * launchedShare : 0;
         shape.queued = !agg.empty() ? P * launchedShare : 0;
         // Aggregating per grid launches the children's one grid from the host
         // after a pass that gathers them: two more kernels.
@@ -165,13 +178,40 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
   for (const Template &tpl : templates)
     for (unsigned L : {32u, 64u, 128u, 256u}) {
       const bool allQueued = std::string(tpl.kind) == "two-queues";
-      const double launchedShare = std::exp(-double(L) / C);
+      // The templates compare a launch's threads as launched (whole child
+      // blocks) with L (promote.cuh: launch_threads): with child blocks of
+      // Bc threads, only children of at most floor((L - 1) / Bc) x Bc
+      // threads stay in their thread (none when Bc >= L).
+      const double childBlock = cost.childBlock > 0 ? cost.childBlock : 1;
+      const double inThreadMax = std::floor((L - 1) / childBlock) * childBlock;
+      const double launchedShare = inThreadMax < 1 ? 1.0 : cost.shareOver(inThreadMax);
       LaunchShape shape;
-      shape.serialShare = allQueued ? 0 : 1 - launchedShare;
+      // Every template runs the children up to L threads one thread each:
+      // in the parent thread, or (two queues) from the thread-mapped queue.
+      shape.serialShare = 1 - launchedShare;
       shape.serialLimit = L;
       shape.queued = allQueued ? P : P * launchedShare;
       shape.kernels = tpl.kernels;
-      if (std::string(tpl.kind) == "block-launch") shape.deviceLaunches = std::min(P / B, P * launchedShare);
+      // Block buffer: the parent's block runs its queued launches one after
+      // another once its threads are done, each a dependent phase of
+      // ceil(threads / B) block-wide steps (in-sample neighbour sum on the
+      // H200: 256 one-block launches per 256-thread block, 166-188 us for
+      // every L, where the model had 25-47 us).
+      if (std::string(tpl.kind) == "block-buffer") {
+        shape.blockChain = std::min(B, std::max(1.0, P)) * launchedShare;
+        shape.blockChainSteps = std::max(1.0, std::ceil(std::ceil(C / childBlock) * childBlock / B));
+      }
+      // Global buffer and the two queues' large one: a pass of 16 blocks of
+      // 64 threads per SM (promote.cuh drain_grid) takes the queued
+      // launches with a block stride, each block its share one after
+      // another, ceil(threads / 64) steps each.
+      if (std::string(tpl.kind) == "global-buffer" || allQueued) {
+        const double drainBlocks = 16.0 * cfg.gpu.sms;
+        shape.blockChain = std::ceil(P * launchedShare / drainBlocks);
+        shape.blockChainSteps = std::max(1.0, std::ceil(std::ceil(C / childBlock) * childBlock / 64));
+      }
+      if (std::string(tpl.kind) == "block-launch")
+        shape.deviceLaunches = std::max(1.0, P / B) * (1 - std::pow(1 - launchedShare, std::min(B, std::max(1.0, P))));
       addTemplate(std::string("promoted-") + tpl.kind + "-" + std::to_string(L), std::string("promoted-") + tpl.kind, L,
                   std::string(tpl.what) + " (L = " + std::to_string(L) + ")", shape);
     }

@@ -95,15 +95,26 @@ struct LoopShape {
 };
 struct LaunchCostInput {
   double P = 1, C = 1;     ///< launching threads, child threads per launch
+  double childBlock = 0;   ///< threads per block of a child grid (0: unknown, taken as C)
   double skew = 0.5;
   double childBytes = 16;  ///< bytes one child thread reads or writes (assumed)
+  /// The longest of the P children: C for regular sizes, a power-law tail
+  /// C x P^skew otherwise (as a loop's longest row, LoopCostInput::wait).
+  double longestChild() const;
+  /// The share of the children over `limit` threads: the same power-law tail
+  /// (the longest of g about C x g^skew, so a share (limit / C)^(-1 / skew)
+  /// is longer than limit); regular sizes (skew 0): all or none.
+  double shareOver(double limit) const;
 };
 struct LaunchShape {
   double serialShare = 0;  ///< share of the child work run serially in parent threads
   unsigned serialLimit = 0;///< the longest child run serially (a threshold), 0: any
   double deviceLaunches = 0;
-  double searchGroup = 1;  ///< an aggregated child thread's search for its parent, over this many
+  double searchGroup = 1;  ///< an aggregated child thread's search for its parent, over this many records
+  double aggregatedLaunches = 0; ///< launches aggregated into shared grids (whose threads search)
   double queued = 0;       ///< children queued with an atomic
+  double blockChain = 0;   ///< queued launches a parent block runs one after another
+  double blockChainSteps = 1; ///< block-wide steps of each
   double kernels = 1;      ///< kernels launched from the host
 };
 struct Estimate {

@@ -7,6 +7,9 @@
 #     in-sample cases); bench/mapping/heldout.tsv holds the held-out ones.
 #   BENCH_GPU (default h100, the GPU the in-sample cases were measured on) is the
 #   .nestor.yaml mapping.gpu every case's plan is ranked for.
+#   BENCH_GPU_PARAMS=FILE (optional): a GPU-parameters file (nestor-gpu-probe's
+#   JSON), copied into every case's project as .nestor/gpu-params.json, the
+#   default path the model reads its figures from (docs/mapping.md).
 # Step 2 runs the plans on a GPU (measure.sh), step 3 prints the table (report.py).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -54,6 +57,10 @@ while IFS=$'\t' read -r name source kernel args sizes tolerance rdc skew defines
        "$repo/examples/trees/tree.h" "$repo/examples/trees/tree_driver.cuh" "$project/" ;;
   esac
   cp "$repo/runtime/include/nestor/gpu_test.cuh" "$project/nestor/"
+  if [ -n "${BENCH_GPU_PARAMS:-}" ]; then
+    [ -f "$BENCH_GPU_PARAMS" ] || { echo "plan.sh: no GPU-parameters file at $BENCH_GPU_PARAMS" >&2; exit 2; }
+    mkdir -p "$project/.nestor" && cp "$BENCH_GPU_PARAMS" "$project/.nestor/gpu-params.json"
+  fi
   if [ "$rdc" = yes ]; then
     build="nvcc -O3 -rdc=true -arch=sm_90 -std=c++17 -I. {defines} {flags} -o {exe} {source} -lcudadevrt"
   else

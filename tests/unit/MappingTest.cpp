@@ -8,6 +8,7 @@
 #include "nestor/ResourceUsage.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
@@ -373,8 +374,8 @@ TEST(MappingLaunches, AggregationRemovesTheLaunchOverhead) {
   EXPECT_TRUE(t->ranked.front().aggregate == "grid" || t->ranked.front().id.rfind("promoted-", 0) == 0)
       << explainBest(*t);
   EXPECT_NE(t->ranked.front().costWhy.find("0 device launches"), std::string::npos) << t->ranked.front().costWhy;
-  // 65536 device launches at ~1 us each dominate the original.
-  EXPECT_GT(t->originalUs, 65536 * 1.0);
+  // 65536 device launches at ~0.5 us each dominate the original.
+  EXPECT_GT(t->originalUs, 65536 * 0.5);
   EXPECT_TRUE(find(*t, "promoted-global-buffer-64")) << "the launch templates are ranked";
   // A child that cannot be serialised: no thresholds.
   m.launches[1].serializable = false;
@@ -382,6 +383,105 @@ TEST(MappingLaunches, AggregationRemovesTheLaunchOverhead) {
   t = rankMappingsOf(m, cfg, true, 1);
   ASSERT_TRUE(t);
   for (const Mapping &mp : t->ranked) EXPECT_EQ(mp.threshold, 0u) << mp.id;
+}
+
+/// The in-sample CDP neighbour sum (bench/mapping cases.tsv `neighbour-sum`,
+/// examples/graph/neighbour_sum.cu): every vertex of a power-law graph
+/// launches a child of `degree` threads in blocks of NS_CHILD_BLOCK.
+FileModel neighbourSum() {
+  FileModel m;
+  m.file = "neighbour_sum.cu";
+  Kernel parent;
+  parent.name = "ns_parent";
+  parent.launchedBy = {0};
+  m.kernels.push_back(parent);
+  LaunchSite host;
+  host.id = 0;
+  host.parent = "main";
+  host.child = "ns_parent";
+  host.grid = "(n + 255) / 256";
+  host.block = "256";
+  host.blockValue = 256;
+  LaunchSite dev;
+  dev.id = 1;
+  dev.deviceSide = true;
+  dev.parent = "ns_parent";
+  dev.child = "ns_child";
+  dev.grid = "(degree + NS_CHILD_BLOCK - 1) / NS_CHILD_BLOCK";
+  dev.block = "NS_CHILD_BLOCK";
+  dev.threads = "degree";
+  dev.everyThreadMayLaunch = true;
+  dev.serializable = true;
+  m.launches = {host, dev};
+  return m;
+}
+
+TEST(MappingLaunches, InSampleNeighbourSumInMeasuredOrder) {
+  // bench/mapping/results-h100/neighbour-sum.json (one H100, 16,384 vertices,
+  // 16 per vertex, power-law): these variants measured, in ms, 0.0435
+  // (threshold-32 + aggregate-grid) < 0.050 (aggregate-grid) < 0.116
+  // (threshold-512 + aggregate-grid) < 0.29 (threshold-128 + aggregate-warp)
+  // < 0.49 (threshold-2048) < 1.53 (threshold-32) < 7.65 (child-grid, as
+  // written). The cost model must give the same order, and the figures the
+  // cost model was calibrated on within 2.5x (the launch estimates were 5-14x
+  // off before: the longest serial child, the aggregated children's search
+  // for their parent, the power-law share over a threshold, one launch per
+  // warp that has a child to launch).
+  MappingConfig cfg;
+  cfg.gpu = *gpuTargetNamed("h100");
+  cfg.sizes = {{"n", 16384}, {"degree", 16}, {"NS_CHILD_BLOCK", 128}};
+  cfg.skew = 0.5;
+  auto t = rankMappingsOf(neighbourSum(), cfg, true, 1);
+  ASSERT_TRUE(t);
+  expectWellFormed(*t);
+  const char *measuredOrder[] = {"threshold-32+aggregate-grid", "aggregate-grid", "threshold-512+aggregate-grid",
+                                 "threshold-128+aggregate-warp", "threshold-2048", "threshold-32", "child-grid"};
+  const double measuredUs[] = {43.5, 50.1, 115.7, 289.7, 491.5, 1527.3, 7654.1};
+  double previous = 0;
+  for (size_t i = 0; i < std::size(measuredOrder); ++i) {
+    const Mapping *mp = find(*t, measuredOrder[i]);
+    ASSERT_TRUE(mp) << measuredOrder[i];
+    EXPECT_GT(mp->estimateUs, previous) << mp->id << ": " << mp->costWhy;
+    previous = mp->estimateUs;
+    EXPECT_GT(mp->estimateUs, measuredUs[i] / 2.5) << mp->id << ": " << mp->costWhy;
+    EXPECT_LT(mp->estimateUs, measuredUs[i] * 2.5) << mp->id << ": " << mp->costWhy;
+  }
+  EXPECT_NE(find(*t, "aggregate-grid")->costWhy.find("parent search"), std::string::npos)
+      << find(*t, "aggregate-grid")->costWhy;
+  EXPECT_NE(find(*t, "threshold-2048")->costWhy.find("the longest serial child"), std::string::npos)
+      << find(*t, "threshold-2048")->costWhy;
+  // The two-queue template runs its small children one thread each (its
+  // thread-mapped queue): serial work, as the other templates' (here L =
+  // 256: children of one 128-thread block are small).
+  const Mapping *twoQueues = find(*t, "promoted-two-queues-256");
+  ASSERT_TRUE(twoQueues);
+  EXPECT_EQ(twoQueues->costWhy.find(" 0% of it serial"), std::string::npos) << twoQueues->costWhy;
+  // The launch templates, measured in-sample on the H200
+  // (bench/mapping/results-h200-insample/neighbour-sum.json): with 128-thread
+  // child blocks every launch has 128 threads, so L = 32 queues them all;
+  // the block buffer's 256-thread parent blocks then run 256 launches each,
+  // one after another (187.5 us), the global buffer's drain pass spreads
+  // them over the GPU (37.8 us).
+  cfg.gpu = *gpuTargetNamed("h200");
+  t = rankMappingsOf(neighbourSum(), cfg, true, 1);
+  ASSERT_TRUE(t);
+  const Mapping *blockBuffer = find(*t, "promoted-block-buffer-32"), *globalBuffer = find(*t, "promoted-global-buffer-32");
+  ASSERT_TRUE(blockBuffer && globalBuffer);
+  EXPECT_LT(globalBuffer->estimateUs, blockBuffer->estimateUs);
+  EXPECT_GT(blockBuffer->estimateUs, 187.5 / 2.5) << blockBuffer->costWhy;
+  EXPECT_LT(blockBuffer->estimateUs, 187.5 * 2.5) << blockBuffer->costWhy;
+  EXPECT_NE(blockBuffer->costWhy.find("a block's queued launches, one after another"), std::string::npos)
+      << blockBuffer->costWhy;
+  EXPECT_NE(globalBuffer->costWhy.find(" 0% of it serial"), std::string::npos)
+      << "no 128-thread launch stays in its thread under L = 32: " << globalBuffer->costWhy;
+  cfg.gpu = *gpuTargetNamed("h100");
+  // Regular children (skew 0) of 16 threads: a threshold of 32 runs every one
+  // serially, none is launched.
+  cfg.skew = 0;
+  t = rankMappingsOf(neighbourSum(), cfg, true, 1);
+  ASSERT_TRUE(t);
+  EXPECT_NE(find(*t, "threshold-32")->costWhy.find("0 device launches"), std::string::npos)
+      << find(*t, "threshold-32")->costWhy;
 }
 
 TEST(MappingLoops, SmallThreadLocalLoopsKeepTheOriginal) {
@@ -436,6 +536,91 @@ TEST(MappingConfig, ParsesTheMappingSection) {
   auto bad = parseConfig("mapping:\n  bandwidth_gbs: -1\n", "m.yaml");
   ASSERT_FALSE(bool(bad));
   EXPECT_NE(llvm::toString(bad.takeError()).find("bandwidth_gbs"), std::string::npos);
+}
+
+/// A scratch project directory with `.nestor.yaml` and other files.
+std::string scratchProject(const std::vector<std::pair<std::string, std::string>> &files) {
+  llvm::SmallString<128> dir;
+  EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("nestor-gpu-params", dir));
+  for (auto &[name, text] : files) {
+    llvm::SmallString<128> path(dir);
+    llvm::sys::path::append(path, name);
+    llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path));
+    std::error_code ec;
+    llvm::raw_fd_ostream out(path, ec);
+    EXPECT_FALSE(ec) << path.str().str();
+    out << text;
+  }
+  return std::string(dir);
+}
+
+const char *kHandWrittenParams = R"({
+  "schema": "nestor-gpu-params", "version": 1, "name": "NVIDIA H200",
+  "sms": 132, "threads_per_sm": 2048, "clock_ghz": 1.98,
+  "bandwidth_gbs": 3882, "kernel_us": 4.5, "device_launch_us": 0.54, "latency_us": 0.65,
+  "probe": { "measured": "2026-11-25T04:06:12Z" }
+})";
+
+TEST(MappingConfig, GpuParametersFileMeasuredOnTheGpu) {
+  // Named by gpu_params (relative to .nestor.yaml): the file's figures over
+  // the preset, under the keys .nestor.yaml gives itself.
+  std::string dir = scratchProject({{"params.json", kHandWrittenParams},
+                                    {".nestor.yaml", "mapping:\n  gpu: a100\n  gpu_params: params.json\n  kernel_us: 3\n"}});
+  auto c = loadConfig(dir + "/.nestor.yaml");
+  ASSERT_TRUE(bool(c)) << llvm::toString(c.takeError());
+  EXPECT_EQ(c->mapping.gpu.sms, 132u) << "the file's SM count, not the a100 preset's 108";
+  EXPECT_EQ(c->mapping.gpu.bandwidthGBs, 3882);
+  EXPECT_EQ(c->mapping.gpu.deviceLaunchUs, 0.54);
+  EXPECT_EQ(c->mapping.gpu.latencyUs, 0.65);
+  EXPECT_EQ(c->mapping.gpu.clockGhz, 1.98);
+  EXPECT_EQ(c->mapping.gpu.kernelUs, 3) << ".nestor.yaml's own key wins";
+  EXPECT_EQ(c->mapping.gpu.name, "NVIDIA H200");
+  EXPECT_EQ(c->mapping.gpuParamsFile, dir + "/params.json");
+  // The default path, .nestor/gpu-params.json beside .nestor.yaml, when no
+  // file is named.
+  dir = scratchProject({{".nestor/gpu-params.json", kHandWrittenParams}, {".nestor.yaml", "mapping:\n  gpu: h100\n"}});
+  c = loadConfig(dir + "/.nestor.yaml");
+  ASSERT_TRUE(bool(c)) << llvm::toString(c.takeError());
+  EXPECT_EQ(c->mapping.gpu.bandwidthGBs, 3882);
+  EXPECT_EQ(c->mapping.gpuParamsFile, dir + "/.nestor/gpu-params.json");
+  // Without one: the preset, and no file named.
+  dir = scratchProject({{".nestor.yaml", "mapping:\n  gpu: h100\n"}});
+  c = loadConfig(dir + "/.nestor.yaml");
+  ASSERT_TRUE(bool(c)) << llvm::toString(c.takeError());
+  EXPECT_EQ(c->mapping.gpu.bandwidthGBs, 2900);
+  EXPECT_EQ(c->mapping.gpuParamsFile, "");
+  // The file nestor-gpu-probe wrote on the H200 the held-out set was
+  // measured on (bench/mapping), as committed.
+  GpuTarget h200 = *gpuTargetNamed("h100");
+  llvm::Error read = applyGpuParams(std::string(NESTOR_SOURCE_DIR) + "/bench/mapping/gpu-params-h200.json", h200);
+  ASSERT_FALSE(bool(read)) << llvm::toString(std::move(read));
+  EXPECT_EQ(h200.name, "NVIDIA H200");
+  EXPECT_EQ(h200.sms, 132u);
+  EXPECT_GT(h200.bandwidthGBs, 3000);
+  EXPECT_LT(h200.deviceLaunchUs, 2.0);
+  // Bad files are errors that name the file and the key.
+  struct Row { const char *file, *expect; };
+  const Row rows[] = {
+      {"{\"schema\": \"other\"}", "expected \"schema\": \"nestor-gpu-params\""},
+      {"{\"schema\": \"nestor-gpu-params\", \"bandwidth_gbs\": -5}", "bandwidth_gbs must be a positive number"},
+      {"{\"schema\": \"nestor-gpu-params\", \"sms\": 1.5}", "sms must be a whole number"},
+      {"{\"schema\": \"nestor-gpu-params\", \"device_launch_us\": \"fast\"}", "device_launch_us must be a positive number"},
+      {"[1, 2]", "expected a JSON object"},
+      {"{\"schema\": ", "not JSON"},
+  };
+  for (const Row &r : rows) {
+    dir = scratchProject({{"p.json", r.file}, {".nestor.yaml", "mapping:\n  gpu_params: p.json\n"}});
+    c = loadConfig(dir + "/.nestor.yaml");
+    ASSERT_FALSE(bool(c)) << r.file;
+    std::string msg = llvm::toString(c.takeError());
+    EXPECT_NE(msg.find(r.expect), std::string::npos) << msg;
+    EXPECT_NE(msg.find("p.json"), std::string::npos) << msg;
+  }
+  dir = scratchProject({{".nestor.yaml", "mapping:\n  gpu_params: missing.json\n"}});
+  c = loadConfig(dir + "/.nestor.yaml");
+  ASSERT_FALSE(bool(c));
+  std::string msg = llvm::toString(c.takeError());
+  EXPECT_NE(msg.find("missing.json: GPU parameters: cannot read"), std::string::npos) << msg;
 }
 
 TEST(MappingConfig, ErrorsNameTheProblem) {

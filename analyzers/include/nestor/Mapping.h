@@ -42,13 +42,21 @@ struct GpuTarget {
   unsigned sharedPerBlock = 48 * 1024; ///< static shared memory per block
   // The cost model's physical figures (docs/mapping.md, "Estimated time").
   double bandwidthGBs = 2900;  ///< sustained device-to-device copy bandwidth, GB/s
-  double deviceLaunchUs = 1.0; ///< one device-side launch (CUDA 13 / Hopper: ~1 us, docs/rewrites-dp.md)
+  double deviceLaunchUs = 0.5; ///< one device-side launch (CUDA 13 / Hopper: ~0.5 us, docs/mapping.md)
   double kernelUs = 2.0;       ///< the shortest kernel: what one more kernel in a variant costs
   double latencyUs = 0.7;      ///< a global load under load (Little's law: bytes in flight / latency)
   double clockGhz = 1.75;      ///< SM clock: 4 warp instructions per SM per cycle
 };
 /// h100, h200, gh200, a100, l40s, v100, t4 (case-insensitive).
 std::optional<GpuTarget> gpuTargetNamed(const std::string &name);
+/// Where a project keeps the GPU-parameters file when `.nestor.yaml` does not
+/// name one: this path, relative to the directory of `.nestor.yaml`.
+inline constexpr const char *kDefaultGpuParamsPath = ".nestor/gpu-params.json";
+/// Reads a GPU-parameters file (the JSON nestor-gpu-probe writes: schema
+/// "nestor-gpu-params", keys sms, threads_per_sm, registers_per_sm,
+/// shared_per_block, clock_ghz, bandwidth_gbs, kernel_us, device_launch_us,
+/// latency_us, each optional) over `gpu`. Errors name the file and the key.
+llvm::Error applyGpuParams(const std::string &path, GpuTarget &gpu);
 
 /// Intrinsic weights of the soft constraints (the paper's alpha).
 struct MappingWeights {
@@ -64,6 +72,10 @@ struct MappingWeights {
 /// `.nestor.yaml` `mapping:` (docs/mapping.md).
 struct MappingConfig {
   GpuTarget gpu;
+  /// The GPU-parameters file (nestor-gpu-probe's JSON) the figures of `gpu`
+  /// were read from, "" when none (docs/mapping.md, "GPU parameters measured
+  /// on your GPU").
+  std::string gpuParamsFile;
   MappingWeights weights;
   double defaultTrip = 1000;          ///< a loop trip count or child size nothing else gives (the paper's default)
   double defaultThreads = 1 << 20;    ///< a grid size nothing else gives

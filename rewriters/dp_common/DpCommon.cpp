@@ -189,6 +189,15 @@ Applicability locateLaunch(const AnalyzedTU &tu, const RewriteTarget &t, LaunchS
   if (!site.deviceSide)
     return Applicability::no("host-side launch of " + site.child + ": the DP rewrites apply to device-side launches",
                              site.span);
+  // A tail launch starts only after its grid and everything that grid
+  // launched have finished (CDP2): the post-order step of a recursion.
+  // Serialising it (threshold), buffering it (the launch templates) or
+  // merging it with others (aggregation) would run it earlier.
+  if (site.stream == "cudaStreamTailLaunch")
+    return Applicability::no("the launch of " + site.child + " goes into cudaStreamTailLaunch (" + lineOf(site.span) +
+                                 "): it starts only after this grid and everything it launched have finished, and the "
+                                 "dynamic-parallelism rewrites would run it earlier",
+                             site.span);
   out.call = tu.launchExpr(site.id);
   if (!out.call) return Applicability::no("the launch of " + site.child + " was not analysed", site.span);
   if (out.call->getBeginLoc().isMacroID() || out.call->getEndLoc().isMacroID())

@@ -120,3 +120,13 @@ add_test(NAME rewrite_listed.recursion.rec_flat_title
           "-DEXPECT=rec-flat [Remove the recursion's device launches (no CDP needed): level-synchronous worklist (rec-flat)"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/CheckListed.cmake)
 set_tests_properties(rewrite_listed.recursion.rec_flat_title PROPERTIES LABELS "rewrite")
+
+# A tail launch (the post-order step) runs after its grid and everything the
+# grid launched: no dynamic-parallelism rewrite may serialise, buffer, merge
+# or coarsen it (threshold made tree sizes wrong, dpar-opt-launch did not
+# compile, on the held-out tree_sizes.cu).
+foreach(rw threshold coarsen aggregate dual-queue-launch dpar-opt-launch)
+  nestor_rewrite_refusal(recursion.tail_launch_${rw} INPUT examples/trees/descendants.cu AT 28 APPLY ${rw}
+    FLAGS -I${PROJECT_SOURCE_DIR}/examples/trees
+    EXPECT "the launch of add_children goes into cudaStreamTailLaunch (line 28): it starts only after this grid")
+endforeach()

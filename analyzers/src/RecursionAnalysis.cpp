@@ -19,6 +19,9 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 
+#include <optional>
+#include <set>
+
 namespace nestor {
 
 using namespace clang;
@@ -48,6 +51,8 @@ private:
   /// blockDim.x)`, `child = children[offsets[node] + c]`) instead of running
   /// over the slots offsets[node] .. offsets[node + 1].
   bool relativeIndex_ = false;
+  /// Locals the kernel writes anywhere (a leading local written is not the node's value).
+  std::set<const VarDecl *> kernelWrites_;
 
   bool no(const std::string &why, SourceSpan at) {
     m_.shape.reason = why;
@@ -77,6 +82,7 @@ private:
     if (selfs.size() > 1) return no("the kernel launches itself more than once", selfs[1]);
     m_.selfCall = selfs.front();
     StatementEffects all = effectsOf(body, ctx_);
+    kernelWrites_ = all.writes;
     if (!all.deviceSyncs.empty()) return no("cudaDeviceSynchronize() in the kernel", all.deviceSyncs.front().span);
     if (!all.barriers.empty())
       return no("the kernel calls " + all.barriers.front().name + " (" + lineText(all.barriers.front().span) +
@@ -222,23 +228,28 @@ private:
     return true;
   }
 
-  /// The initialiser of a local declared among the leading statements
-  /// (before the loop over the children) that nothing in the kernel writes.
-  const Expr *leadingValue(const VarDecl *v) const {
-    if (!v || isa<ParmVarDecl>(v) || !v->getInit()) return nullptr;
-    bool declaredThere = false;
-    for (const Stmt *s : leading_)
-      if (auto *ds = dyn_cast<DeclStmt>(s))
-        for (const Decl *d : ds->decls())
-          if (d == v) declaredThere = true;
-    if (!declaredThere || effectsOf(m_.kernel->getBody(), ctx_).writes.count(v)) return nullptr;
-    return v->getInit();
+  /// `e`, or the initialiser of the leading local it names (declared before
+  /// the loop over the children, written nowhere in the kernel), followed
+  /// through at most four such locals.
+  const Expr *throughLeading(const Expr *e) const {
+    e = bare(e);
+    for (int depth = 0; depth < 4; ++depth) {
+      const VarDecl *v = varOf(e);
+      if (!v || isa<ParmVarDecl>(v) || !v->getInit() || kernelWrites_.count(v)) break;
+      bool declaredThere = false;
+      for (const Stmt *s : leading_)
+        if (auto *ds = dyn_cast<DeclStmt>(s))
+          for (const Decl *d : ds->decls())
+            if (d == v) declaredThere = true;
+      if (!declaredThere) break;
+      e = bare(v->getInit());
+    }
+    return e;
   }
   /// `offsets[node]`, directly or through leading locals; the first match
   /// fixes which parameters are the offsets and the node.
-  bool isStartOfNode(const Expr *e, int depth = 0) {
-    e = bare(e);
-    if (const Expr *init = leadingValue(varOf(e))) return depth < 4 && isStartOfNode(init, depth + 1);
+  bool isStartOfNode(const Expr *e) {
+    e = throughLeading(e);
     const Expr *idx = nullptr;
     const ParmVarDecl *off = subscriptParam(e, &idx);
     auto *node = idx ? dyn_cast_or_null<ParmVarDecl>(varOf(idx)) : nullptr;
@@ -249,39 +260,9 @@ private:
     return true;
   }
   /// `offsets[node + 1] - offsets[node]`, each part directly or through leading locals.
-  bool isChildCount(const Expr *e, int depth = 0) {
-    e = bare(e);
-    if (const Expr *init = leadingValue(varOf(e))) return depth < 4 && isChildCount(init, depth + 1);
-    auto *sub = dyn_cast<BinaryOperator>(e);
-    if (!sub || sub->getOpcode() != BO_Sub || !isStartOfNode(sub->getRHS())) return false;
-    const Expr *end = bare(sub->getLHS());
-    for (int d = 0; d < 4; ++d) {
-      const Expr *init = leadingValue(varOf(end));
-      if (!init) break;
-      end = bare(init);
-    }
-    return isEnd(end);
-  }
-  /// The grid of a launch, for messages: its value when it is a constant
-  /// (the config call's arguments do not keep the spelling's locations).
-  std::string gridText(const CUDAKernelCallExpr *call) const {
-    const CallExpr *cfg = call->getConfig();
-    unsigned first = cfg && cuda::calleeName(cfg) == "cudaLaunchDevice" ? 2 : 0;
-    if (!cfg || first >= cfg->getNumArgs()) return "unknown";
-    const Expr *g = cfg->getArg(first)->IgnoreImplicit();
-    if (auto *ce = dyn_cast<clang::CXXConstructExpr>(g); ce && ce->getNumArgs() >= 1) g = ce->getArg(0)->IgnoreImplicit();
-    Expr::EvalResult r;
-    if (!g->isValueDependent() && g->EvaluateAsInt(r, ctx_)) return std::to_string(r.Val.getInt().getExtValue()) + " blocks";
-    return "not a constant";
-  }
-  /// A launch whose grid is one block.
-  bool launchesOneBlock(const CUDAKernelCallExpr *call) const {
-    const CallExpr *cfg = call->getConfig();
-    unsigned first = cfg && cuda::calleeName(cfg) == "cudaLaunchDevice" ? 2 : 0;
-    if (!cfg || first >= cfg->getNumArgs()) return false;
-    const Expr *e = stripConversions(cfg->getArg(first));
-    Expr::EvalResult r;
-    return e && !e->isValueDependent() && e->EvaluateAsInt(r, ctx_) && r.Val.getInt() == 1;
+  bool isChildCount(const Expr *e) {
+    auto *sub = dyn_cast<BinaryOperator>(throughLeading(e));
+    return sub && sub->getOpcode() == BO_Sub && isStartOfNode(sub->getRHS()) && isEnd(throughLeading(sub->getLHS()));
   }
 
   /// `for (T c = threadIdx.x; c < count; c += blockDim.x)` (one block per
@@ -382,21 +363,10 @@ private:
     const CUDAKernelCallExpr *call = launchIn(single(ifs->getThen()));
     if (!call) return no("the first thread of the grid does something other than one tail launch", ifs);
     if (isSelf(call)) return no("the first thread of the grid launches the kernel itself", ifs);
-    // Device-side launches configure through cudaLaunchDevice(buf, fn, grid, block, shmem, stream).
-    const CallExpr *cfg = call->getConfig();
-    unsigned first = cfg && cuda::calleeName(cfg) == "cudaLaunchDevice" ? 2 : 0;
-    auto cfgArg = [&](unsigned i) -> const Expr * {
-      i += first;
-      if (!cfg || i >= cfg->getNumArgs() || isa<CXXDefaultArgExpr>(cfg->getArg(i))) return nullptr;
-      return stripConversions(cfg->getArg(i));
-    };
-    auto isOne = [&](const Expr *e) {
-      Expr::EvalResult r;
-      return e && !e->isValueDependent() && e->EvaluateAsInt(r, ctx_) && r.Val.getInt() == 1;
-    };
-    bool tail = cfgArg(3) && textOf(cfgArg(3), ctx_) == "cudaStreamTailLaunch";
+    const Expr *stream = configArg(call, 3);
+    bool tail = stream && textOf(stream, ctx_) == "cudaStreamTailLaunch";
     if (!tail) return no("the launch of the first thread is not into cudaStreamTailLaunch: it would not wait for the children", ifs);
-    if (!isOne(cfgArg(0)) || !isOne(cfgArg(1)))
+    if (!launchesOneThread(call))
       return no("the post-order launch is not <<<1, 1, ...>>>: its threads would be replayed by one", ifs);
     m_.postCall = call;
     m_.postKernel = calleeDef(call);
@@ -522,8 +492,6 @@ private:
     if (auto *ifs = plainIf) {
       if (ifs->getElse()) return no("the recursion's `if` has an else branch", ifs->getElse());
       if (ifs->getInit() || ifs->getConditionVariable()) return no("the recursion's `if` declares a variable", ifs);
-      if (launchIn(single(ifs->getThen())) != m_.selfCall)
-        return no("the recursion's `if` does more than launch the kernel", ifs->getThen());
       m_.condition = ifs->getCond();
       m_.shape.condition = textOf(m_.condition, ctx_);
     } else if (launchIn(st) != m_.selfCall) {
@@ -535,9 +503,11 @@ private:
     }
     for (size_t i = 1; i < selfAt; ++i) m_.pre.push_back(stmts[i]);
     if (m_.launchInChildStatements) m_.pre.push_back(st);
-    if (m_.oneBlockPerNode && !launchesOneBlock(m_.selfCall))
+    if (std::optional<int64_t> grid = configValue(m_.selfCall, 0); m_.oneBlockPerNode && grid != 1)
+      // The config call's arguments do not keep the spelling's locations: say the value.
       return no("the loop strides over the children by blockDim.x from threadIdx.x, but the self-launch's grid is " +
-                    gridText(m_.selfCall) + ", not one block: every block would visit every child",
+                    (grid ? std::to_string(*grid) + " blocks" : std::string("not a constant")) +
+                    ", not one block: every block would visit every child",
                 m_.selfCall);
     if (m_.serialLoop && !launchesOneThread(m_.selfCall))
       return no("the loop over the children runs in every thread of the self-launch's grid: each child would be visited "
@@ -548,17 +518,26 @@ private:
     return checkSelfArgs();
   }
 
+  /// Argument i of a launch's configuration (0 grid, 1 block, 2 shared
+  /// memory, 3 stream) as written; null when absent or defaulted. Device-side
+  /// launches configure through cudaLaunchDevice(buf, fn, grid, block, shmem, stream).
+  const Expr *configArg(const CUDAKernelCallExpr *call, unsigned i) const {
+    const CallExpr *cfg = call->getConfig();
+    if (!cfg) return nullptr;
+    i += cuda::calleeName(cfg) == "cudaLaunchDevice" ? 2 : 0;
+    if (i >= cfg->getNumArgs() || isa<CXXDefaultArgExpr>(cfg->getArg(i))) return nullptr;
+    return stripConversions(cfg->getArg(i));
+  }
+  /// Its value, when it is a constant.
+  std::optional<int64_t> configValue(const CUDAKernelCallExpr *call, unsigned i) const {
+    const Expr *e = configArg(call, i);
+    Expr::EvalResult r;
+    if (!e || e->isValueDependent() || !e->EvaluateAsInt(r, ctx_)) return std::nullopt;
+    return r.Val.getInt().getExtValue();
+  }
   /// A launch <<<1, 1, ...>>>.
   bool launchesOneThread(const CUDAKernelCallExpr *call) const {
-    const CallExpr *cfg = call->getConfig();
-    unsigned first = cfg && cuda::calleeName(cfg) == "cudaLaunchDevice" ? 2 : 0;
-    auto isOne = [&](unsigned i) {
-      if (!cfg || i + first >= cfg->getNumArgs()) return false;
-      const Expr *e = stripConversions(cfg->getArg(i + first));
-      Expr::EvalResult r;
-      return e && !e->isValueDependent() && e->EvaluateAsInt(r, ctx_) && r.Val.getInt() == 1;
-    };
-    return isOne(0) && isOne(1);
+    return configValue(call, 0) == 1 && configValue(call, 1) == 1;
   }
 
   bool mentionsLaunch(const Stmt *s) const {

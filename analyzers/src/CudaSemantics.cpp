@@ -102,6 +102,38 @@ std::optional<BuiltinComponent> builtinComponent(const Expr *e) {
   return BuiltinComponent{dr->getDecl()->getName().str(), prop[0], dr};
 }
 
+namespace {
+/// `e` without parentheses and casts to integer types (a cast to a floating
+/// type changes the value of a large index, so it stays).
+const Expr *withoutIntegerCasts(const Expr *e) {
+  while (e) {
+    e = e->IgnoreParens();
+    auto *ce = dyn_cast<CastExpr>(e);
+    if (!ce || !ce->getType()->isIntegerType()) break;
+    e = ce->getSubExpr();
+  }
+  return e;
+}
+bool isXComponent(const Expr *e, llvm::StringRef builtin) {
+  auto c = builtinComponent(e);
+  return c && c->builtin == builtin && c->axis == 'x';
+}
+} // namespace
+
+bool isBlockOffset(const Expr *e) {
+  auto *mul = dyn_cast_or_null<BinaryOperator>(withoutIntegerCasts(e));
+  if (!mul || mul->getOpcode() != BO_Mul) return false;
+  return (isXComponent(mul->getLHS(), "blockIdx") && isXComponent(mul->getRHS(), "blockDim")) ||
+         (isXComponent(mul->getLHS(), "blockDim") && isXComponent(mul->getRHS(), "blockIdx"));
+}
+
+bool isGlobalThreadIndex(const Expr *e) {
+  auto *add = dyn_cast_or_null<BinaryOperator>(withoutIntegerCasts(e));
+  if (!add || add->getOpcode() != BO_Add) return false;
+  return (isBlockOffset(add->getLHS()) && isXComponent(add->getRHS(), "threadIdx")) ||
+         (isBlockOffset(add->getRHS()) && isXComponent(add->getLHS(), "threadIdx"));
+}
+
 std::string calleeName(const CallExpr *call) {
   if (auto *fd = call->getDirectCallee()) return fd->getNameAsString();
   if (auto *ule = dyn_cast<UnresolvedLookupExpr>(call->getCallee()->IgnoreImplicit()))

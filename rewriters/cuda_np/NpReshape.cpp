@@ -19,33 +19,6 @@ using namespace clang;
 
 namespace nestor::loops {
 
-namespace {
-
-const Expr *stripCasts(const Expr *e) { return e ? e->IgnoreParenCasts() : nullptr; }
-
-bool isComponent(const Expr *e, llvm::StringRef builtin, char axis) {
-  auto c = cuda::builtinComponent(e);
-  return c && c->builtin == builtin && c->axis == axis;
-}
-
-/// `blockIdx.x * blockDim.x` (either order).
-bool isBlockOffset(const Expr *e) {
-  auto *mul = dyn_cast_or_null<BinaryOperator>(stripCasts(e));
-  if (!mul || mul->getOpcode() != BO_Mul) return false;
-  return (isComponent(mul->getLHS(), "blockIdx", 'x') && isComponent(mul->getRHS(), "blockDim", 'x')) ||
-         (isComponent(mul->getLHS(), "blockDim", 'x') && isComponent(mul->getRHS(), "blockIdx", 'x'));
-}
-
-/// `blockIdx.x * blockDim.x + threadIdx.x` (any order of the terms).
-bool isGlobalIndex(const Expr *e) {
-  auto *add = dyn_cast_or_null<BinaryOperator>(stripCasts(e));
-  if (!add || add->getOpcode() != BO_Add) return false;
-  return (isBlockOffset(add->getLHS()) && isComponent(add->getRHS(), "threadIdx", 'x')) ||
-         (isBlockOffset(add->getRHS()) && isComponent(add->getLHS(), "threadIdx", 'x'));
-}
-
-} // namespace
-
 std::string NpPlanner::reshapeBlocker() const {
   const Kernel &k = *kernel_;
   if (!k.shared.empty())
@@ -81,11 +54,11 @@ std::string NpPlanner::reshapeBlocker() const {
     const Stmt *up = parentOf(s);
     while (up && (isa<ImplicitCastExpr, CStyleCastExpr, ParenExpr, CXXFunctionalCastExpr>(up))) up = parentOf(up);
     const Stmt *sum = up;
-    if (c->builtin != "threadIdx" && up && isBlockOffset(dyn_cast<Expr>(up))) {
+    if (c->builtin != "threadIdx" && up && cuda::isBlockOffset(dyn_cast<Expr>(up))) {
       sum = parentOf(up);
       while (sum && (isa<ImplicitCastExpr, CStyleCastExpr, ParenExpr, CXXFunctionalCastExpr>(sum))) sum = parentOf(sum);
     }
-    if (!sum || !isGlobalIndex(dyn_cast<Expr>(sum)))
+    if (!sum || !cuda::isGlobalThreadIndex(dyn_cast<Expr>(sum)))
       blocker = what + " is used other than in blockIdx.x * blockDim.x + threadIdx.x (" + lineOf(s) + ")";
   });
   if (!blocker.empty()) return blocker;

@@ -22,6 +22,7 @@
 #include "../lb_common/LoadBalance.h"
 #include "../loop_common/LoopCommon.h"
 
+#include "nestor/CudaSemantics.h"
 #include "nestor/DefUse.h"
 #include "nestor/EditSet.h"
 #include "nestor/Inference.h"
@@ -37,8 +38,6 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
-
-#include "llvm/Support/Regex.h"
 
 #include <algorithm>
 #include <set>
@@ -136,23 +135,6 @@ std::optional<std::string> writesMemory(const StatementEffects &fx) {
   return std::nullopt;
 }
 
-/// `blockIdx.x * blockDim.x + threadIdx.x` in any order of the operands,
-/// the product possibly cast to a wide integer type: the 1-D global index.
-bool isGlobalThreadIndex(const Expr *e, const ASTContext &ctx) {
-  std::string t = textOf(e, ctx);
-  t.erase(std::remove_if(t.begin(), t.end(), [](char ch) { return ch == ' ' || ch == '\t' || ch == '\n'; }), t.end());
-  static const llvm::Regex product(
-      "^(\\((int|unsigned|unsignedint|long|longlong|unsignedlong|unsignedlonglong|size_t|int64_t|uint64_t)\\))?"
-      "\\(?(blockIdx\\.x\\*blockDim\\.x|blockDim\\.x\\*blockIdx\\.x)\\)?$");
-  for (const std::string &tid : {std::string("+threadIdx.x"), std::string("threadIdx.x+")}) {
-    size_t at = tid[0] == '+' ? (t.size() >= tid.size() ? t.size() - tid.size() : std::string::npos) : 0;
-    if (at == std::string::npos || t.compare(at, tid.size(), tid) != 0) continue;
-    std::string rest = tid[0] == '+' ? t.substr(0, at) : t.substr(tid.size());
-    if (product.match(rest)) return true;
-  }
-  return false;
-}
-
 /// Whether `fd` (or a function it calls, transitively) reads the thread's
 /// identity, synchronises, uses shared memory or launches: such code cannot
 /// be replayed for a row by another thread.
@@ -201,7 +183,7 @@ std::optional<std::string> threadBound(const Stmt *s, const ASTContext &ctx, std
 std::optional<std::string> fusionRefusal(Plan &c, const ASTContext &ctx) {
   auto *qRef = dyn_cast<DeclRefExpr>(c.rowIndex->IgnoreParenImpCasts());
   auto *qVar = qRef ? dyn_cast<VarDecl>(qRef->getDecl()) : nullptr;
-  if (!qVar || isa<ParmVarDecl>(qVar) || !qVar->getInit() || !isGlobalThreadIndex(qVar->getInit(), ctx))
+  if (!qVar || isa<ParmVarDecl>(qVar) || !qVar->getInit() || !cuda::isGlobalThreadIndex(qVar->getInit()))
     return "the row index is not a local initialised to blockIdx.x * blockDim.x + threadIdx.x";
   const auto *body = cast<CompoundStmt>(c.fd->getBody());
   // The top-level statements: q's declaration, the guard, the loop's.

@@ -92,6 +92,12 @@ struct BuiltinComponent {
 };
 /// `e` (through parentheses and casts) read as a builtin component, if it is one.
 std::optional<BuiltinComponent> builtinComponent(const clang::Expr *e);
+/// `blockIdx.x * blockDim.x` (either order), through parentheses and casts
+/// to integer types.
+bool isBlockOffset(const clang::Expr *e);
+/// `blockIdx.x * blockDim.x + threadIdx.x` (any order of the terms), through
+/// parentheses and casts to integer types: the 1-D global thread index.
+bool isGlobalThreadIndex(const clang::Expr *e);
 
 // ---- calls -------------------------------------------------------------------
 

@@ -50,7 +50,7 @@ double LoopCostInput::wait(double group) const {
   return irregular ? T * std::pow(std::max(1.0, group), skew) : T;
 }
 
-Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarget &g) {
+Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarget &g, bool explain) {
   Estimate e;
   const bool seq = s.placement == "sequential", tasks = s.placement == "warp-tasks";
   const double n = std::max(1u, s.span), k = std::max(1u, s.split);
@@ -126,6 +126,7 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
   const double combineUs = combineInstr / issueRatePerUs(g);
   const double kernels = 1 + (k > 1 ? 1 : 0);
   e.us = std::max(memUs, issueUs) + combineUs + kernels * g.kernelUs;
+  if (!explain) return e;
   const char *bound = memUs == criticalUs  ? "bound by the warp with the longest row"
                       : memUs == latencyUs ? "latency-bound: too few warps in flight for the steps each runs"
                       : memUs == lsuUs  ? "load-unit-bound: uncoalesced lines"
@@ -137,7 +138,8 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
   return e;
 }
 
-Estimate estimateDelayedRows(const LoopCostInput &in, const std::string &kind, unsigned L, const GpuTarget &g) {
+Estimate estimateDelayedRows(const LoopCostInput &in, const std::string &kind, unsigned L, const GpuTarget &g,
+                             bool explain) {
   // Rows of more than L iterations are delayed to a queue and run by a whole
   // block (coalesced, balanced); the rest stay in their thread. Row lengths
   // around the mean T: a share exp(-L/T) is long and holds (1 + L/T) of it of the work.
@@ -148,13 +150,13 @@ Estimate estimateDelayedRows(const LoopCostInput &in, const std::string &kind, u
   shortIn.T = std::max(1.0, std::min<double>(L, T * (1 - longWork) / std::max(1e-9, 1 - longRows)));
   shortIn.skew = in.irregular ? std::min(in.skew, 0.25) : 0; // capped at L: a warp waits for at most L
   LoopShape seq{"sequential", 1, 1, 1, std::min(32.0, double(in.B)), 1};
-  Estimate shortPart = estimateLoop(shortIn, seq, g);
+  Estimate shortPart = estimateLoop(shortIn, seq, g, false);
   LoopCostInput longIn = in;
   longIn.N0 = std::max(1.0, in.N0 * longRows);
   longIn.T = longRows > 0 ? T * longWork / longRows : 0;
   longIn.irregular = false;
   LoopShape block{"lanes", 32, 1, 1, 1, 32};
-  Estimate longPart = longRows > 0 ? estimateLoop(longIn, block, g) : Estimate{0, ""};
+  Estimate longPart = longRows > 0 ? estimateLoop(longIn, block, g, false) : Estimate{0, ""};
   double kernels = kind == "two-queues" ? 3 : kind == "global-buffer" ? 2 : 1;
   double deviceLaunches = kind == "block-launch" ? std::min(in.N0 / in.B, in.N0 * longRows) : 0;
   double queueUs = in.N0 * longRows / (double(g.sms) * 100); // an atomic per delayed row (~100 per us per SM)
@@ -162,6 +164,7 @@ Estimate estimateDelayedRows(const LoopCostInput &in, const std::string &kind, u
   // estimateLoop counts one kernel's floor in each part; the kernels are counted here.
   e.us = (shortPart.us - g.kernelUs) + std::max(0.0, longPart.us - g.kernelUs) + queueUs + kernels * g.kernelUs +
          deviceLaunches * g.deviceLaunchUs;
+  if (!explain) return e;
   e.why = percent(longRows) + " of the rows (" + percent(longWork) + " of the work) over " + std::to_string(L) +
           " iterations delayed and run block-wide; the rest serial in their thread (" + us(shortPart.us - g.kernelUs) +
           " + " + us(std::max(0.0, longPart.us - g.kernelUs)) + ")" +
@@ -170,7 +173,7 @@ Estimate estimateDelayedRows(const LoopCostInput &in, const std::string &kind, u
   return e;
 }
 
-Estimate estimateMergePath(const LoopCostInput &in, const GpuTarget &g) {
+Estimate estimateMergePath(const LoopCostInput &in, const GpuTarget &g, bool explain) {
   // Rows and iterations split evenly over a persistent grid: every access
   // coalesced along the merged path, no thread waits for a long row.
   LoopCostInput flat = in;
@@ -179,9 +182,10 @@ Estimate estimateMergePath(const LoopCostInput &in, const GpuTarget &g) {
   flat.T = (in.N0 * in.T + in.N0) / persistent * 32;
   flat.N0 = persistent / 32;
   LoopShape lanes{"lanes", 32, 1, 1, 1, 32};
-  Estimate e = estimateLoop(flat, lanes, g);
+  Estimate e = estimateLoop(flat, lanes, g, explain);
   e.us += g.kernelUs + in.N0 / persistent * log2of(in.N0 + in.N0 * in.T) / 1000; // the merge kernel and its searches
-  e.why = "rows + iterations split evenly over " + human(persistent) + " threads: " + e.why + ", plus the merge kernel";
+  if (explain)
+    e.why = "rows + iterations split evenly over " + human(persistent) + " threads: " + e.why + ", plus the merge kernel";
   return e;
 }
 
@@ -192,7 +196,7 @@ double LaunchCostInput::shareOver(double limit) const {
 
 double LaunchCostInput::longestChild() const { return C * std::pow(std::max(1.0, P), std::max(0.0, skew)); }
 
-Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const GpuTarget &g) {
+Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const GpuTarget &g, bool explain) {
   // Child work: `childBytes` per child thread, coalesced across a child grid;
   // a child run serially in its parent thread walks it alone (a sector per
   // element) and its warp waits for the longest child of 32.
@@ -239,6 +243,7 @@ Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const G
   const double queueUs = s.queued / (double(g.sms) * 100);
   Estimate e;
   e.us = memUs + launchUs + searchUs + queueUs + s.kernels * g.kernelUs;
+  if (!explain) return e;
   e.why = human(s.deviceLaunches) + " device launches x " + us(g.deviceLaunchUs) + " = " + us(launchUs) + "; " +
           human(work) + " child threads' work, " + percent(s.serialShare) + " of it serial in parent threads: " +
           us(memUs) + (criticalUs > 0 && memUs == criticalUs ? " (the longest serial child)" : "") +

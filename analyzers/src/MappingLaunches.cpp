@@ -11,7 +11,8 @@
 
 namespace nestor::mapping_detail {
 
-void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &cfg, TargetMappings &out) {
+void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &cfg, const Explaining &ex,
+                TargetMappings &out) {
   const Kernel *parent = m.findKernel(ls.parent);
   if (!parent || !parent->isGlobal) return;
   out.kernel = parent->name;
@@ -37,6 +38,7 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
   if (ls.blockValue) cost.childBlock = double(*ls.blockValue);
   else if (auto v = evaluateSize(ls.block, cfg.sizes)) cost.childBlock = std::max(1.0, *v);
   const bool recursive = ls.child == ls.parent;
+  const std::string parentWhat = "threads of '" + parent->name + "'", childWhat = "child grid of '" + ls.child + "'";
 
   for (unsigned T : {0u, 32u, 128u, 512u, 2048u})
     for (unsigned c : {1u, 2u, 4u, 8u})
@@ -50,6 +52,8 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
         if (c > 1) id += std::string(id.empty() ? "" : "+") + "coarsen-" + std::to_string(c);
         if (!agg.empty()) id += std::string(id.empty() ? "" : "+") + "aggregate-" + agg;
         mp.id = id.empty() ? "child-grid" : id;
+        if (ex.skips(mp.id)) continue;
+        mp.explained = ex.wants(mp.id);
         mp.placement = id.empty() ? "child-grid" : !agg.empty() ? "aggregated" : T ? "threshold" : "coarsened";
         if (std::string pin = pinViolation(mp, cfg); !pin.empty()) {
           out.pruned.push_back({mp.id, pin});
@@ -82,33 +86,44 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
         // child-thread units (the paper's weight: intrinsic x executions); a
         // mapping satisfies it by the share of those launches it removes.
         double lsat = P > 0 ? 1.0 - launches / P : 1.0;
-        soft(mp, "launch-overhead", true, w.launches, P * cfg.launchCost, lsat,
-             human(launches) + " device launches instead of " + human(P) + " (one launch ~ " + human(cfg.launchCost) +
-                 " child threads of work; " + human(work) + " child threads in all)");
+        soft(mp, "launch-overhead", true, w.launches, P * cfg.launchCost, lsat, [&] {
+          return human(launches) + " device launches instead of " + human(P) + " (one launch ~ " +
+                 human(cfg.launchCost) + " child threads of work; " + human(work) + " child threads in all)";
+        });
         mp.dop = (work - serialWork) / c + P * (1 - launchedShare);
         std::string pwhy;
-        double psat = parallelismSatisfied(mp.dop, cfg.gpu, pwhy);
+        double psat = parallelismSatisfied(mp.dop, cfg.gpu, mp.explained ? &pwhy : nullptr);
         soft(mp, "parallelism", true, w.parallelism, work, psat, pwhy);
         double fs = work > 0 ? serialWork / work : 0;
         double bal = (1 - fs) + fs / (1.0 + cfg.skew * log2of(32));
-        soft(mp, "load-balance", false, w.balance, work, bal,
-             percent(fs) + " of the child work runs serially in parent threads, where a warp waits for its longest child");
+        soft(mp, "load-balance", false, w.balance, work, bal, [&] {
+          return percent(fs) +
+                 " of the child work runs serially in parent threads, where a warp waits for its longest child";
+        });
         double coal = (1 - fs) + fs * sectorEfficiency(32, 1);
-        soft(mp, "coalescing:child", false, w.coalescing, work, coal,
-             "child threads' consecutive accesses (assumed) become one thread's walk when serialised: " + percent(coal));
+        soft(mp, "coalescing:child", false, w.coalescing, work, coal, [&] {
+          return "child threads' consecutive accesses (assumed) become one thread's walk when serialised: " +
+                 percent(coal);
+        });
         double agGroup = agg == "warp" ? 32 : agg == "block" ? B : !agg.empty() ? std::max(1.0, P * launchedShare) : 1;
         double comb = 1.0 / (1.0 + 0.02 * log2of(agGroup)) * (c > 1 ? C / (c * std::ceil(C / c)) : 1.0);
-        soft(mp, "combine", false, w.combine, work, comb,
-             std::string(!agg.empty() ? "each aggregated child thread finds its parent (search over " + human(agGroup) + ")" : "no aggregation") +
-                 (c > 1 ? "; coarsening by " + std::to_string(c) + " leaves a partial last step" : ""));
+        soft(mp, "combine", false, w.combine, work, comb, [&] {
+          return std::string(!agg.empty() ? "each aggregated child thread finds its parent (search over " +
+                                                human(agGroup) + ")"
+                                          : "no aggregation") +
+                 (c > 1 ? "; coarsening by " + std::to_string(c) + " leaves a partial last step" : "");
+        });
 
-        mp.levels.push_back({"threads of '" + parent->name + "'", "x", unsigned(B), "1", 1});
-        mp.levels.push_back({"child grid of '" + ls.child + "'", !agg.empty() ? "aggregated per " + agg : "child grid",
-                             0, c > 1 ? "n" : T ? "all (below T)" : "1", c});
-        mp.summary = mp.id == "child-grid" ? "one child grid per launching thread, as written"
-                                           : std::string(T ? "children under " + std::to_string(T) + " threads serial" : "") +
-                                                 (c > 1 ? std::string(T ? ", " : "") + "coarsened by " + std::to_string(c) : "") +
-                                                 (!agg.empty() ? std::string(T || c > 1 ? ", " : "") + "one launch per " + agg : "");
+        mp.levels.push_back({mp.explained ? parentWhat : std::string(), "x", unsigned(B), "1", 1});
+        mp.levels.push_back({mp.explained ? childWhat : std::string(),
+                             !agg.empty() ? "aggregated per " + agg : "child grid", 0,
+                             c > 1 ? "n" : T ? "all (below T)" : "1", c});
+        if (mp.explained)
+          mp.summary = mp.id == "child-grid"
+                           ? "one child grid per launching thread, as written"
+                           : std::string(T ? "children under " + std::to_string(T) + " threads serial" : "") +
+                                 (c > 1 ? std::string(T ? ", " : "") + "coarsened by " + std::to_string(c) : "") +
+                                 (!agg.empty() ? std::string(T || c > 1 ? ", " : "") + "one launch per " + agg : "");
         finish(mp);
         LaunchShape shape;
         shape.serialShare = fs;
@@ -123,7 +138,7 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
         // A recursion's launches repeat at every level below: removing the
         // parent's launch removes none of theirs.
         if (recursive && shape.deviceLaunches < P) shape.deviceLaunches = P;
-        Estimate est = estimateLaunch(cost, shape, cfg.gpu);
+        Estimate est = estimateLaunch(cost, shape, cfg.gpu, mp.explained);
         mp.estimateUs = est.us;
         mp.costWhy = est.why;
         if (mp.id == "child-grid") out.originalUs = est.us;
@@ -134,23 +149,25 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
   // dynamic parallelism (children up to L threads in the parent thread, the
   // rest queued and run block-wide), and for a kernel that launches itself,
   // the recursion templates.
-  auto addTemplate = [&](std::string id, std::string family, unsigned L, std::string summary, LaunchShape shape) {
+  auto addTemplate = [&](std::string id, std::string family, unsigned L, const auto &summary, LaunchShape shape) {
+    if (ex.skips(id)) return;
     Mapping mp;
     mp.id = std::move(id);
+    mp.explained = ex.wants(mp.id);
     mp.family = std::move(family);
     mp.placement = "template";
     mp.lbThreshold = L;
     mp.dop = work;
-    mp.summary = std::move(summary);
+    if (mp.explained) mp.summary = textOf(summary);
     if (std::string pin = pinViolation(mp, cfg); !pin.empty()) {
       out.pruned.push_back({mp.id, pin});
       return;
     }
-    Estimate est = estimateLaunch(cost, shape, cfg.gpu);
+    Estimate est = estimateLaunch(cost, shape, cfg.gpu, mp.explained);
     mp.estimateUs = est.us;
     mp.costWhy = est.why;
-    mp.levels.push_back({"threads of '" + parent->name + "'", "x", unsigned(B), "1", 1});
-    mp.levels.push_back({"child grid of '" + ls.child + "'", "queued", 0, "all", 1});
+    mp.levels.push_back({mp.explained ? parentWhat : std::string(), "x", unsigned(B), "1", 1});
+    mp.levels.push_back({mp.explained ? childWhat : std::string(), "queued", 0, "all", 1});
     out.ranked.push_back(std::move(mp));
   };
   if (recursive) {
@@ -213,7 +230,7 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
       if (std::string(tpl.kind) == "block-launch")
         shape.deviceLaunches = std::max(1.0, P / B) * (1 - std::pow(1 - launchedShare, std::min(B, std::max(1.0, P))));
       addTemplate(std::string("promoted-") + tpl.kind + "-" + std::to_string(L), std::string("promoted-") + tpl.kind, L,
-                  std::string(tpl.what) + " (L = " + std::to_string(L) + ")", shape);
+                  [&] { return std::string(tpl.what) + " (L = " + std::to_string(L) + ")"; }, shape);
     }
 }
 

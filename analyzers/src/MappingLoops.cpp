@@ -43,7 +43,8 @@ bool validPragma(const FileModel &m, const LoopSite &l) {
 
 } // namespace
 
-void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, TargetMappings &out) {
+void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, const Explaining &ex,
+              TargetMappings &out) {
   const Kernel *k = m.findKernel(l.function);
   if (!k || !k->isGlobal) return;
   // Only loops whose iterations may run in parallel are nested parallelism.
@@ -112,6 +113,8 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, T
     cost.accesses.push_back(c);
   }
 
+  const std::string threadsWhat = "threads of '" + k->name + "'";
+  const std::string loopWhat = "loop at line " + std::to_string(l.span.begin.line) + " (" + l.inductionVar + ")";
   std::vector<Shape> shapes{{"sequential", 1}};
   for (unsigned s : {2u, 4u, 8u, 16u, 32u}) shapes.push_back({"y", s});
   for (unsigned s : {2u, 4u, 8u, 16u, 32u}) shapes.push_back({"lanes", s});
@@ -131,6 +134,8 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, T
         mp.id = seq ? "sequential" : tasks ? "warp-tasks" : shape.placement + "-" + std::to_string(shape.slaves);
         if (n > 1) mp.id += "/span-" + std::to_string(n);
         if (split > 1) mp.id += "/split-" + std::to_string(split);
+        if (ex.skips(mp.id)) continue;
+        mp.explained = ex.wants(mp.id);
         auto prune = [&](std::string why) { out.pruned.push_back({mp.id, std::move(why)}); };
 
         // ---- hard constraints
@@ -167,18 +172,19 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, T
             continue;
           }
         }
-        hard(mp, "block-limit", true,
-             std::to_string(mp.blockThreads) + " threads per block within " + limitWhy +
+        hard(mp, "block-limit", true, [&] {
+          return std::to_string(mp.blockThreads) + " threads per block within " + limitWhy +
                  (mp.reshaped ? " (reshaped: " + std::to_string(masters) + " masters per block instead of " +
                                     std::to_string(B) + ")"
-                              : ""));
+                              : "");
+        });
         uint64_t shared = staticShared + (!seq && localBytes ? std::min<uint64_t>(localBytes, 384) * masters : 0);
         if (shared > cfg.gpu.sharedPerBlock) {
           prune(std::to_string(shared) + " bytes of shared memory per block exceed " +
                 std::to_string(cfg.gpu.sharedPerBlock));
           continue;
         }
-        hard(mp, "shared-memory", true, std::to_string(shared) + " bytes of shared memory per block");
+        hard(mp, "shared-memory", true, [&] { return std::to_string(shared) + " bytes of shared memory per block"; });
         if (std::string pin = pinViolation(mp, cfg); !pin.empty()) {
           prune(pin);
           continue;
@@ -198,31 +204,35 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, T
           if (a.memorySpace == "shared" || a.memorySpace == "local" || a.memorySpace == "constant") continue;
           if (a.indirect) continue; // a gather costs the same under every mapping
           if (!a.dependsOnThread && !a.dependsOnInduction) continue; // one address: a broadcast everywhere
-          double eff;
-          std::string how;
+          double eff = 1, runs = 1;
           if (a.threadContiguous && a.inductionContiguous) {
             eff = 1;
-            how = "contiguous along both levels";
           } else if (a.threadContiguous) {
-            double runs = a.dependsOnInduction ? lanes : 1;
+            runs = a.dependsOnInduction ? lanes : 1;
             eff = sectorEfficiency(runs, o);
-            how = "contiguous across outer iterations: " + human(runs) + " run(s) of " + human(o) + " per warp";
           } else if (a.inductionContiguous) {
-            double runs = a.dependsOnThread ? o : 1;
+            runs = a.dependsOnThread ? o : 1;
             eff = sectorEfficiency(runs, lanes);
-            how = "contiguous across loop iterations: " + human(runs) + " run(s) of " + human(lanes) + " per warp";
           } else {
             eff = sectorEfficiency(32, 1);
-            how = "strided: 32 runs of 1 per warp";
           }
-          soft(mp, "coalescing:" + a.array + "[" + a.index + "]", false, w.coalescing, E, eff,
-               how + " -> " + percent(eff) + " of each 32-byte sector used (" + human(E) + " accesses)");
+          auto how = [&] {
+            if (a.threadContiguous && a.inductionContiguous) return std::string("contiguous along both levels");
+            if (a.threadContiguous)
+              return "contiguous across outer iterations: " + human(runs) + " run(s) of " + human(o) + " per warp";
+            if (a.inductionContiguous)
+              return "contiguous across loop iterations: " + human(runs) + " run(s) of " + human(lanes) + " per warp";
+            return std::string("strided: 32 runs of 1 per warp");
+          };
+          soft(mp, [&] { return "coalescing:" + a.array + "[" + a.index + "]"; }, false, w.coalescing, E, eff, [&] {
+            return how() + " -> " + percent(eff) + " of each 32-byte sector used (" + human(E) + " accesses)";
+          });
         }
 
         double dop = seq || tasks ? N0 / n : N0 / n * shape.slaves * split;
         mp.dop = dop;
         std::string pwhy;
-        double psat = parallelismSatisfied(dop, cfg.gpu, pwhy);
+        double psat = parallelismSatisfied(dop, cfg.gpu, mp.explained ? &pwhy : nullptr);
         soft(mp, "parallelism", true, w.parallelism, E, psat, pwhy);
 
         double perGroup = Tw / split;
@@ -232,23 +242,26 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, T
         const double cteRound = 2 * log2of(32) / 4;
         double util = seq ? 1.0 : tasks ? 1.0 / (1.0 + cteRound)
                                         : perGroup / (shape.slaves * std::ceil(perGroup / shape.slaves));
-        soft(mp, "lane-use", false, w.utilisation, E, util,
-             seq ? "one thread per iteration: no idle slaves"
-             : tasks ? "fine tasks packed across the warp, each round of 32 paying an owner search and a segmented "
-                       "combination (~" + human(2 * log2of(32)) + " steps against ~4 of body)"
-                     : human(perGroup) + " iterations over " + std::to_string(shape.slaves) + " lanes: " +
-                           percent(util) + " of lane-steps have work");
+        soft(mp, "lane-use", false, w.utilisation, E, util, [&] {
+          return seq ? "one thread per iteration: no idle slaves"
+                 : tasks ? "fine tasks packed across the warp, each round of 32 paying an owner search and a "
+                           "segmented combination (~" + human(2 * log2of(32)) + " steps against ~4 of body)"
+                         : human(perGroup) + " iterations over " + std::to_string(shape.slaves) + " lanes: " +
+                               percent(util) + " of lane-steps have work";
+        });
 
         double wait = seq || shape.placement != "warp-tasks" ? o : 1;
         double bal = irregular ? 1.0 / (1.0 + cfg.skew * log2of(wait) / std::sqrt(double(n))) : 1.0;
-        soft(mp, "load-balance", false, w.balance, E, bal,
-             !irregular ? "trip count " + std::string(spelling(l.tripCount)) + ": every lane waits as long"
-             : tasks    ? "irregular: the warp shares the work of its threads"
-                        : "irregular: a warp waits for the longest of " + human(wait) + " outer iterations" +
-                           (n > 1 ? " (each the sum of " + std::to_string(n) + ")" : ""));
+        soft(mp, "load-balance", false, w.balance, E, bal, [&] {
+          return !irregular ? "trip count " + std::string(spelling(l.tripCount)) + ": every lane waits as long"
+                 : tasks    ? std::string("irregular: the warp shares the work of its threads")
+                            : "irregular: a warp waits for the longest of " + human(wait) + " outer iterations" +
+                               (n > 1 ? " (each the sum of " + std::to_string(n) + ")" : "");
+        });
 
         double comb = 1;
-        std::string cwhy = "nothing to combine";
+        std::string cwhy;
+        if (mp.explained) cwhy = "nothing to combine";
         if ((reduces || scans) && !seq) {
           double c = shape.placement == "y" ? 4 : tasks ? 2 : 1;
           if (scans) c *= 2;
@@ -256,27 +269,30 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, T
           // per owner after every round of 32 fine tasks (one per lane).
           double perLane = tasks ? 1.0 : Tw / (double(shape.slaves) * split);
           comb = perLane / (perLane + c * log2of(shape.slaves));
-          cwhy = std::string(scans ? "scan" : "reduction") + " over " + std::to_string(shape.slaves) + " lanes (" +
+          if (mp.explained)
+            cwhy = std::string(scans ? "scan" : "reduction") + " over " + std::to_string(shape.slaves) + " lanes (" +
                  (shape.placement == "y" ? "shared memory and barriers" : tasks ? "segmented per owner, every round" : "shuffles") +
                  ") against " + human(perLane) + " iteration(s) per lane" + (tasks ? " per round" : "");
           if (split > 1) {
             comb *= perLane / (perLane + 8);
-            cwhy += "; Split(" + std::to_string(split) + ") adds a combiner kernel over the partials";
+            if (mp.explained) cwhy += "; Split(" + std::to_string(split) + ") adds a combiner kernel over the partials";
           }
         }
         soft(mp, "combine", false, w.combine, E, comb, cwhy);
 
         double bs = std::min(1.0, mp.blockThreads / 64.0) * (mp.blockThreads % 32 ? 0.75 : 1.0);
         soft(mp, "block-size", true, w.blockSize, E, bs,
-             std::to_string(mp.blockThreads) + " threads per block (at least 64, whole warps)");
+             [&] { return std::to_string(mp.blockThreads) + " threads per block (at least 64, whole warps)"; });
 
-        mp.levels.push_back({"threads of '" + k->name + "'", "x", seq || tasks ? B : masters, n > 1 ? "n" : "1", n});
-        mp.levels.push_back({"loop at line " + std::to_string(l.span.begin.line) + " (" + l.inductionVar + ")",
+        mp.levels.push_back({mp.explained ? threadsWhat : std::string(), "x", seq || tasks ? B : masters,
+                             n > 1 ? "n" : "1", n});
+        mp.levels.push_back({mp.explained ? loopWhat : std::string(),
                              seq ? "serial" : shape.placement == "y" ? "y" : "lanes", shape.slaves,
                              split > 1 ? "split" : "all", split});
-        mp.summary = describe(mp, B);
+        if (mp.explained) mp.summary = describe(mp, B);
         finish(mp);
-        Estimate est = estimateLoop(cost, {mp.placement, mp.slaves, mp.span, mp.split, o, lanes}, cfg.gpu);
+        Estimate est =
+            estimateLoop(cost, {mp.placement, mp.slaves, mp.span, mp.split, o, lanes}, cfg.gpu, mp.explained);
         mp.estimateUs = est.us;
         mp.costWhy = est.why;
         if (seq && n == 1 && split == 1) out.originalUs = est.us;
@@ -300,35 +316,37 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, T
       mp.family = tpl.kind;
       mp.lbThreshold = L;
       mp.id = std::string("delayed-") + tpl.kind + "-" + std::to_string(L);
+      if (ex.skips(mp.id)) continue;
+      mp.explained = ex.wants(mp.id);
       mp.placement = "delayed";
       mp.mastersPerBlock = mp.blockThreads = B;
       mp.dop = N0;
-      mp.summary = std::string(tpl.what) + ", over " + std::to_string(L) + " iterations";
-      mp.levels.push_back({"threads of '" + k->name + "'", "x", B, "1", 1});
-      mp.levels.push_back({"loop at line " + std::to_string(l.span.begin.line) + " (" + l.inductionVar + ")",
+      if (mp.explained) mp.summary = std::string(tpl.what) + ", over " + std::to_string(L) + " iterations";
+      mp.levels.push_back({mp.explained ? threadsWhat : std::string(), "x", B, "1", 1});
+      mp.levels.push_back({mp.explained ? loopWhat : std::string(),
                            "serial up to " + std::to_string(L) + ", block-wide beyond", B, "all", 1});
       if (std::string pin = pinViolation(mp, cfg); !pin.empty()) {
         out.pruned.push_back({mp.id, pin});
         continue;
       }
-      Estimate est = estimateDelayedRows(cost, tpl.kind, L, cfg.gpu);
+      Estimate est = estimateDelayedRows(cost, tpl.kind, L, cfg.gpu, mp.explained);
       mp.estimateUs = est.us;
       mp.costWhy = est.why;
       out.ranked.push_back(std::move(mp));
     }
-  if (reduces && !scans) {
+  if (reduces && !scans && !ex.skips("merge-path")) {
     Mapping mp;
     mp.family = mp.id = mp.placement = "merge-path";
+    mp.explained = ex.wants(mp.id);
     mp.dop = double(cfg.gpu.sms) * cfg.gpu.threadsPerSm;
-    mp.summary = "merge-path: rows and iterations split evenly over a persistent grid (2 kernels)";
-    mp.levels.push_back({"threads of '" + k->name + "' (rows)", "merged", 0, "n", 1});
-    mp.levels.push_back({"loop at line " + std::to_string(l.span.begin.line) + " (" + l.inductionVar + ")", "merged", 0,
-                         "n", 1});
+    if (mp.explained) mp.summary = "merge-path: rows and iterations split evenly over a persistent grid (2 kernels)";
+    mp.levels.push_back({mp.explained ? threadsWhat + " (rows)" : std::string(), "merged", 0, "n", 1});
+    mp.levels.push_back({mp.explained ? loopWhat : std::string(), "merged", 0, "n", 1});
     if (std::string pin = pinViolation(mp, cfg); !pin.empty()) {
       out.pruned.push_back({mp.id, pin});
       return;
     }
-    Estimate est = estimateMergePath(cost, cfg.gpu);
+    Estimate est = estimateMergePath(cost, cfg.gpu, mp.explained);
     mp.estimateUs = est.us;
     mp.costWhy = est.why;
     out.ranked.push_back(std::move(mp));

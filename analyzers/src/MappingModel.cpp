@@ -257,10 +257,11 @@ Count loopTrips(const FileModel &m, const LoopSite &l, const MappingConfig &cfg,
   return {cfg.defaultTrip, true};
 }
 
-double parallelismSatisfied(double dop, const GpuTarget &gpu, std::string &why) {
+double parallelismSatisfied(double dop, const GpuTarget &gpu, std::string *why) {
   double minDop = double(gpu.sms) * gpu.threadsPerSm, maxDop = 100 * minDop;
   double s = std::min(1.0, dop / minDop) * std::min(1.0, maxDop / std::max(dop, 1.0));
-  why = human(dop) + " threads in flight; " + gpu.name + " needs " + human(minDop) + " (" + std::to_string(gpu.sms) +
+  if (!why) return s;
+  *why = human(dop) + " threads in flight; " + gpu.name + " needs " + human(minDop) + " (" + std::to_string(gpu.sms) +
         " SMs x " + std::to_string(gpu.threadsPerSm) + ") to hide latency" +
         (dop > maxDop ? ", and more than " + human(maxDop) + " only adds blocks" : "");
   return s;
@@ -323,30 +324,70 @@ void sortRanked(TargetMappings &t) {
 }
 } // namespace
 
-std::optional<TargetMappings> rankMappingsOf(const FileModel &m, const MappingConfig &cfg, bool isLaunch, int id) {
+namespace {
+/// One ranking pass over a target (nullopt: not a nested pattern the model ranks).
+std::optional<TargetMappings> rankPass(const FileModel &m, const MappingConfig &cfg, bool isLaunch, int id,
+                                       const Explaining &ex) {
   TargetMappings t;
   t.isLaunch = isLaunch;
   t.id = id;
   if (isLaunch) {
     if (id < 0 || size_t(id) >= m.launches.size() || !m.launches[size_t(id)].deviceSide) return std::nullopt;
-    rankLaunch(m, m.launches[size_t(id)], cfg, t);
+    rankLaunch(m, m.launches[size_t(id)], cfg, ex, t);
   } else {
     if (id < 0 || size_t(id) >= m.loops.size()) return std::nullopt;
     const LoopSite &l = m.loops[size_t(id)];
     if (!l.inKernel || l.kind != "for" || l.inductionVar.empty() || l.gridStride) return std::nullopt;
-    rankLoop(m, l, cfg, t);
+    rankLoop(m, l, cfg, ex, t);
   }
-  if (t.ranked.empty() && t.pruned.empty()) return std::nullopt;
-  sortRanked(t);
+  return t;
+}
+} // namespace
+
+std::optional<TargetMappings> rankMappingsOf(const FileModel &m, const MappingConfig &cfg, bool isLaunch, int id,
+                                             MappingTexts texts) {
+  Explaining ex;
+  ex.all = !texts.first.has_value();
+  auto t = rankPass(m, cfg, isLaunch, id, ex);
+  if (!t || (t->ranked.empty() && t->pruned.empty())) return std::nullopt;
+  sortRanked(*t);
+  if (texts.first) {
+    std::vector<std::string> shown;
+    for (size_t i = 0; i < t->ranked.size(); ++i)
+      if (i < *texts.first || t->ranked[i].id == "sequential" || t->ranked[i].id == "child-grid")
+        shown.push_back(t->ranked[i].id);
+    explainMappings(m, cfg, *t, shown);
+  }
   return t;
 }
 
-std::vector<TargetMappings> rankMappings(const FileModel &m, const MappingConfig &cfg) {
+void explainMappings(const FileModel &m, const MappingConfig &cfg, TargetMappings &t,
+                     const std::vector<std::string> &ids) {
+  std::set<std::string> wanted;
+  for (const Mapping &mp : t.ranked)
+    if (!mp.explained && std::find(ids.begin(), ids.end(), mp.id) != ids.end()) wanted.insert(mp.id);
+  if (wanted.empty()) return;
+  // A second pass over only the wanted candidates, with their texts: the
+  // same arithmetic as the first, so scores and estimates are unchanged.
+  Explaining ex;
+  ex.all = false;
+  ex.only = &wanted;
+  auto again = rankPass(m, cfg, t.isLaunch, t.id, ex);
+  if (!again) return;
+  for (Mapping &explained : again->ranked)
+    for (Mapping &mp : t.ranked)
+      if (mp.id == explained.id && !mp.explained) {
+        mp = std::move(explained);
+        break;
+      }
+}
+
+std::vector<TargetMappings> rankMappings(const FileModel &m, const MappingConfig &cfg, MappingTexts texts) {
   std::vector<TargetMappings> out;
   for (const LoopSite &l : m.loops)
-    if (auto t = rankMappingsOf(m, cfg, false, l.id)) out.push_back(std::move(*t));
+    if (auto t = rankMappingsOf(m, cfg, false, l.id, texts)) out.push_back(std::move(*t));
   for (const LaunchSite &l : m.launches)
-    if (auto t = rankMappingsOf(m, cfg, true, l.id)) out.push_back(std::move(*t));
+    if (auto t = rankMappingsOf(m, cfg, true, l.id, texts)) out.push_back(std::move(*t));
   return out;
 }
 

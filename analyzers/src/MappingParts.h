@@ -6,7 +6,9 @@
 #include "nestor/Mapping.h"
 
 #include <cmath>
+#include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace nestor::mapping_detail {
@@ -35,20 +37,39 @@ inline double sectorEfficiency(double runs, double runLength) {
 }
 
 /// min(1, dop / min) x min(1, max / dop): the paper's MIN_DOP (SMs x resident
-/// threads) and MAX_DOP (100 x MIN_DOP).
-double parallelismSatisfied(double dop, const GpuTarget &gpu, std::string &why);
+/// threads) and MAX_DOP (100 x MIN_DOP). Writes the reason to `why` if given.
+double parallelismSatisfied(double dop, const GpuTarget &gpu, std::string *why);
 
 inline double log2of(double x) { return x <= 1 ? 0.0 : std::log2(x); }
 
-/// Appends a soft constraint.
-inline void soft(Mapping &m, std::string id, bool global, double alpha, double executions, double satisfied,
-                 std::string why) {
-  m.constraints.push_back({std::move(id), false, global, alpha * executions, std::max(0.0, std::min(1.0, satisfied)),
-                           std::move(why)});
+/// Which candidates of one ranking pass get their texts (MappingTexts): all,
+/// none (the ranking pass when only a few are shown), or only the named ones,
+/// in which case the pass enumerates only those (explainMappings).
+struct Explaining {
+  bool all = true;
+  const std::set<std::string> *only = nullptr;
+  bool wants(const std::string &id) const { return all || (only && only->count(id)); }
+  /// A pass for named mappings skips the others altogether.
+  bool skips(const std::string &id) const { return !all && only && !only->count(id); }
+};
+
+/// A text of an explanation: a string, or a callable that makes one, called
+/// only for an explained mapping (so an unexplained one builds no string).
+template <class Text> std::string textOf(const Text &t) {
+  if constexpr (std::is_invocable_v<const Text &>) return t();
+  else return std::string(t);
+}
+
+/// Appends a soft constraint (its id and reason only when `m` is explained).
+template <class Id, class Why>
+void soft(Mapping &m, const Id &id, bool global, double alpha, double executions, double satisfied, const Why &why) {
+  m.constraints.push_back({m.explained ? textOf(id) : std::string(), false, global, alpha * executions,
+                           std::max(0.0, std::min(1.0, satisfied)), m.explained ? textOf(why) : std::string()});
 }
 /// Appends a hard constraint that holds.
-inline void hard(Mapping &m, std::string id, bool global, std::string why) {
-  m.constraints.push_back({std::move(id), true, global, 0, 1, std::move(why)});
+template <class Id, class Why> void hard(Mapping &m, const Id &id, bool global, const Why &why) {
+  m.constraints.push_back(
+      {m.explained ? textOf(id) : std::string(), true, global, 0, 1, m.explained ? textOf(why) : std::string()});
 }
 
 /// Score = sum(weight x satisfied) / sum(weight) over the soft constraints.
@@ -121,16 +142,20 @@ struct Estimate {
   double us = 0;
   std::string why;
 };
-Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarget &g);
+// Each estimate writes its `why` only when `explain` is set.
+Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarget &g, bool explain);
 /// Load-balancing templates: rows over L iterations delayed and run block-wide.
 /// kind: two-queues | block-buffer | global-buffer | block-launch.
-Estimate estimateDelayedRows(const LoopCostInput &in, const std::string &kind, unsigned L, const GpuTarget &g);
-Estimate estimateMergePath(const LoopCostInput &in, const GpuTarget &g);
-Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const GpuTarget &g);
+Estimate estimateDelayedRows(const LoopCostInput &in, const std::string &kind, unsigned L, const GpuTarget &g,
+                             bool explain);
+Estimate estimateMergePath(const LoopCostInput &in, const GpuTarget &g, bool explain);
+Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const GpuTarget &g, bool explain);
 /// "12 us", "1.40 ms".
 std::string microseconds(double v);
 
-void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, TargetMappings &out);
-void rankLaunch(const FileModel &m, const LaunchSite &l, const MappingConfig &cfg, TargetMappings &out);
+void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, const Explaining &ex,
+              TargetMappings &out);
+void rankLaunch(const FileModel &m, const LaunchSite &l, const MappingConfig &cfg, const Explaining &ex,
+                TargetMappings &out);
 
 } // namespace nestor::mapping_detail

@@ -712,3 +712,89 @@ TEST(MappingResources, NvccReadsTheRegistersOfARealKernel) {
   ASSERT_FALSE(bool(bad));
   EXPECT_NE(llvm::toString(bad.takeError()).find("nvcc --resource-usage failed"), std::string::npos);
 }
+
+namespace {
+/// Every field of two mappings, texts included.
+void expectSameMapping(const Mapping &a, const Mapping &b) {
+  EXPECT_EQ(a.id, b.id);
+  EXPECT_EQ(a.placement, b.placement) << a.id;
+  EXPECT_EQ(a.score, b.score) << a.id;
+  EXPECT_EQ(a.estimateUs, b.estimateUs) << a.id;
+  EXPECT_EQ(a.dop, b.dop) << a.id;
+  EXPECT_EQ(a.summary, b.summary) << a.id;
+  EXPECT_EQ(a.costWhy, b.costWhy) << a.id;
+  EXPECT_EQ(a.explained, b.explained) << a.id;
+  ASSERT_EQ(a.levels.size(), b.levels.size()) << a.id;
+  for (size_t i = 0; i < a.levels.size(); ++i) {
+    EXPECT_EQ(a.levels[i].what, b.levels[i].what) << a.id;
+    EXPECT_EQ(a.levels[i].dim, b.levels[i].dim) << a.id;
+  }
+  ASSERT_EQ(a.constraints.size(), b.constraints.size()) << a.id;
+  for (size_t i = 0; i < a.constraints.size(); ++i) {
+    EXPECT_EQ(a.constraints[i].id, b.constraints[i].id) << a.id;
+    EXPECT_EQ(a.constraints[i].why, b.constraints[i].why) << a.id;
+    EXPECT_EQ(a.constraints[i].weight, b.constraints[i].weight) << a.id;
+    EXPECT_EQ(a.constraints[i].satisfied, b.constraints[i].satisfied) << a.id;
+  }
+}
+
+/// Ranked with texts for the first three only, then explained in full: the
+/// same ranking, scores and estimates as ranking with every text, and the
+/// same texts once explained.
+void expectLazyTextsChangeNothing(const FileModel &m, const MappingConfig &cfg, bool isLaunch, int id) {
+  auto eager = rankMappingsOf(m, cfg, isLaunch, id);
+  auto lazy = rankMappingsOf(m, cfg, isLaunch, id, MappingTexts::firstOf(3));
+  ASSERT_TRUE(eager);
+  ASSERT_TRUE(lazy);
+  ASSERT_EQ(eager->ranked.size(), lazy->ranked.size());
+  ASSERT_GT(eager->ranked.size(), 3u);
+  EXPECT_EQ(eager->originalUs, lazy->originalUs);
+  ASSERT_EQ(eager->pruned.size(), lazy->pruned.size());
+  for (size_t i = 0; i < eager->pruned.size(); ++i) EXPECT_EQ(eager->pruned[i].why, lazy->pruned[i].why);
+  size_t unexplained = 0;
+  for (size_t i = 0; i < eager->ranked.size(); ++i) {
+    const Mapping &e = eager->ranked[i], &l = lazy->ranked[i];
+    ASSERT_EQ(e.id, l.id) << "rank " << i + 1;
+    EXPECT_EQ(e.score, l.score) << e.id;
+    EXPECT_EQ(e.estimateUs, l.estimateUs) << e.id;
+    const bool shown = i < 3 || e.id == "sequential" || e.id == "child-grid";
+    if (shown) {
+      expectSameMapping(e, l);
+      continue;
+    }
+    ++unexplained;
+    EXPECT_FALSE(l.explained) << l.id;
+    EXPECT_TRUE(l.summary.empty() && l.costWhy.empty()) << l.id;
+    for (const MappingConstraint &c : l.constraints) EXPECT_TRUE(c.id.empty() && c.why.empty()) << l.id;
+  }
+  EXPECT_GT(unexplained, 0u);
+  EXPECT_EQ(explainBest(*eager), explainBest(*lazy));
+  std::vector<std::string> ids;
+  for (const Mapping &mp : lazy->ranked) ids.push_back(mp.id);
+  explainMappings(m, cfg, *lazy, ids);
+  for (size_t i = 0; i < eager->ranked.size(); ++i) expectSameMapping(eager->ranked[i], lazy->ranked[i]);
+}
+} // namespace
+
+TEST(MappingTexts, OnlyTheShownMappingsAreExplainedAndNothingElseChanges) {
+  MappingConfig cfg;
+  cfg.sizes = {{"h", 16384}, {"n", 65536}, {"deg", 30}, {"degree", 16}};
+  {
+    SCOPED_TRACE("TMV, a uniform reducing loop");
+    expectLazyTextsChangeNothing(oneLoop("4", 256, tmvLoop()), cfg, false, 0);
+  }
+  {
+    SCOPED_TRACE("CSR SpMV: the loop templates and merge-path too");
+    expectLazyTextsChangeNothing(oneLoop("1024", 128, spmvLoop()), cfg, false, 0);
+  }
+  {
+    SCOPED_TRACE("a device launch: thresholds, aggregation, the launch templates");
+    expectLazyTextsChangeNothing(neighbourSum(), cfg, true, 1);
+  }
+  {
+    SCOPED_TRACE("a kernel that launches itself: the recursion templates");
+    FileModel m = neighbourSum();
+    m.launches[1].child = "ns_parent";
+    expectLazyTextsChangeNothing(m, cfg, true, 1);
+  }
+}

@@ -142,6 +142,10 @@ struct Mapping {
   unsigned lbThreshold = 0;
   std::vector<MappingConstraint> constraints;
   std::string summary;    ///< one line: the mapping in words
+  /// Whether the texts above were written: `summary`, the levels' `what`,
+  /// the constraints' `id` and `why`, `costWhy`. Ranking needs none of them
+  /// (scores and estimates are always there); see MappingTexts.
+  bool explained = true;
 };
 
 /// A mapping the hard constraints removed, and which one.
@@ -162,12 +166,32 @@ struct TargetMappings {
   double originalUs = 0; ///< the estimated time of the original code (the "sequential"/"child-grid" mapping)
 };
 
+/// Which ranked mappings get their texts (Mapping::explained). A loop has up
+/// to ~120 candidate mappings and a launch 80; writing every candidate's
+/// explanation was most of the model's time (docs/fuzzing.md), and a front
+/// end shows a few: the hover three, `--list` and the advisor's JSON the
+/// first N, the ones a rewrite makes and the original.
+struct MappingTexts {
+  /// nullopt: every mapping. N: the first N of the ranking and the original
+  /// code's ("sequential", "child-grid"); explainMappings() adds others.
+  std::optional<size_t> first;
+  static MappingTexts all() { return {}; }
+  static MappingTexts firstOf(size_t n) { return {n}; }
+};
+
 /// The mappings of every nested pattern of the file: loops that can run in
 /// parallel inside kernels, and device-side launches.
-std::vector<TargetMappings> rankMappings(const FileModel &m, const MappingConfig &cfg);
+std::vector<TargetMappings> rankMappings(const FileModel &m, const MappingConfig &cfg,
+                                         MappingTexts texts = MappingTexts::all());
 /// The mappings of one loop (isLaunch false) or launch; nullopt when the
 /// target is not a nested pattern the model ranks.
-std::optional<TargetMappings> rankMappingsOf(const FileModel &m, const MappingConfig &cfg, bool isLaunch, int id);
+std::optional<TargetMappings> rankMappingsOf(const FileModel &m, const MappingConfig &cfg, bool isLaunch, int id,
+                                             MappingTexts texts = MappingTexts::all());
+/// Writes the texts of the mappings of `t` named in `ids` that are not
+/// explained yet (the same model and configuration that ranked `t`); the
+/// ranking, scores and estimates do not change.
+void explainMappings(const FileModel &m, const MappingConfig &cfg, TargetMappings &t,
+                     const std::vector<std::string> &ids);
 
 /// Evaluates an integer expression text (literals, identifiers from `sizes`,
 /// + - * / % and parentheses, casts, dim3(a, b, c) as a product); nullopt when

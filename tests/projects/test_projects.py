@@ -9,7 +9,9 @@ build/compile_commands.json CMake would write with nvcc, and runs Nestor:
   none, and prints a diff per file (--diff); without the database it is
   refused as before;
 - the index is kept on disk (build/.nestor-index) and not rebuilt for an
-  unchanged project; an edited translation unit is analysed again;
+  unchanged project; an edited translation unit is analysed again; a corrupt
+  entry is analysed again, and one that misplaces a launch is caught before a
+  rewrite edits that file;
 - a .cu that a wrapper #includes is analysed in its includer's context by
   analyze and rewrite (no parse errors), and rewritten with the wrapper's launch;
 - a file that tests __CUDA_ARCH__ is analysed on the device side: the child
@@ -222,6 +224,47 @@ class SplitLaunch(ProjectCase):
         m = self.analyze("src/kernels.cu")
         ext = {k["name"]: k for k in m["kernels"]}["row_norms"]["external_launches"]
         self.assertEqual(ext[0]["line"], line_of(self.path("src/main.cu"), "row_norms<<<"))
+
+
+    def test_a_corrupt_index_entry_is_analysed_again(self):
+        """An entry that is not JSON, or not an entry, is ignored: the file is
+        analysed again and the entry written anew."""
+        self.analyze("src/kernels.cu")
+        index = self.path("build/.nestor-index")
+        entries = sorted(os.listdir(index))
+        for i, name in enumerate(entries):
+            with open(os.path.join(index, name), "w") as f:
+                f.write(["{\"file\": \"main.cu\", \"hash\": ", "[1, 2, 3]"][i % 2])
+        m = self.analyze("src/kernels.cu")
+        ext = {k["name"]: k for k in m["kernels"]}["row_norms"]["external_launches"]
+        self.assertEqual(ext[0]["line"], line_of(self.path("src/main.cu"), "row_norms<<<"))
+        for name in entries:
+            with open(os.path.join(index, name)) as f:
+                self.assertIn("launches", json.load(f))
+
+    def test_an_index_entry_that_misplaces_a_launch_is_caught(self):
+        """An entry whose hash still matches the file but whose launches point
+        elsewhere (written by another version, or edited by hand): a rewrite
+        that changes the launch analyses that file again, sees the mismatch and
+        refuses; no file is touched."""
+        self.analyze("src/kernels.cu")
+        index = self.path("build/.nestor-index")
+        [entry] = [os.path.join(index, n) for n in os.listdir(index) if n.startswith("main-")]
+        with open(entry) as f:
+            d = json.load(f)
+        for launch in d["launches"]:
+            for k in ("span", "configSpan", "gridSpan", "blockSpan"):
+                s = launch[k]
+                launch[k] = [s[0] + 1, s[1], s[2] + 40, s[3] + 1, s[4], s[5] + 40]
+        with open(entry, "w") as f:
+            json.dump(d, f)
+        before = {rel: self.read(rel) for rel in ("src/main.cu", "src/kernels.cu")}
+        for needle, rewrite in (("for (int c = 0", "np"), ("for (int e = begin", "subwarp")):
+            at = str(line_of(self.path("src/kernels.cu"), needle))
+            rc, out, err = run("rewrite", self.path("src/kernels.cu"), "--at", at, "--apply", rewrite, "-i", cwd=self.root)
+            self.assertNotEqual(rc, 0, out)
+            self.assertIn("could not be analysed again as the project index recorded it", err)
+        self.assertEqual(before, {rel: self.read(rel) for rel in before})
 
 
 class LanguageServer(ProjectCase):

@@ -18,6 +18,11 @@ namespace {
 struct Shape {
   std::string placement; // sequential | y | lanes | warp-tasks
   unsigned slaves = 1;
+  // The placement as flags: the search below asks it a dozen times per
+  // candidate, and a string comparison each time showed in the profile.
+  bool seq() const { return placement == "sequential"; }
+  bool tasks() const { return placement == "warp-tasks"; }
+  bool y() const { return placement == "y"; }
 };
 
 std::string describe(const Mapping &mp, unsigned originalBlock) {
@@ -120,10 +125,11 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, c
   for (unsigned s : {2u, 4u, 8u, 16u, 32u}) shapes.push_back({"lanes", s});
   if (irregular && reduces && !scans) shapes.push_back({"warp-tasks", 32});
 
-  for (const Shape &shape : shapes)
+  for (const Shape &shape : shapes) {
+    const bool shapeSeq = shape.seq(), shapeTasks = shape.tasks(), shapeY = shape.y();
     for (unsigned n : {1u, 2u, 4u, 8u})
       for (unsigned split : {1u, 2u, 4u, 8u}) {
-        const bool seq = shape.placement == "sequential", tasks = shape.placement == "warp-tasks";
+        const bool seq = shapeSeq, tasks = shapeTasks, onY = shapeY;
         // Split(k) exists for a Span(all) level that reduces (the paper's Figure 6c).
         if (split > 1 && (!reduces || scans || seq || tasks)) continue;
         Mapping mp;
@@ -193,10 +199,10 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, c
         // ---- the warp's shape: o outer iterations x `lanes` lanes each
         double o, lanes;
         if (seq) { o = std::min(32u, B); lanes = 1; }
-        else if (shape.placement == "y") {
+        else if (onY) {
           o = std::min(32u, masters);
           lanes = masters >= 32 ? 1 : std::min<double>(shape.slaves, 32.0 / masters);
-        } else if (shape.placement == "lanes") { o = 32.0 / shape.slaves; lanes = shape.slaves; }
+        } else if (!tasks) { o = 32.0 / shape.slaves; lanes = shape.slaves; } // lanes
         else { o = std::max(1.0, std::min(32.0, std::floor(32.0 / T))); lanes = 32.0 / o; }
 
         // ---- soft constraints, weighted by how often the code runs
@@ -250,7 +256,7 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, c
                                percent(util) + " of lane-steps have work";
         });
 
-        double wait = seq || shape.placement != "warp-tasks" ? o : 1;
+        double wait = seq || !tasks ? o : 1;
         double bal = irregular ? 1.0 / (1.0 + cfg.skew * log2of(wait) / std::sqrt(double(n))) : 1.0;
         soft(mp, "load-balance", false, w.balance, E, bal, [&] {
           return !irregular ? "trip count " + std::string(spelling(l.tripCount)) + ": every lane waits as long"
@@ -263,7 +269,7 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, c
         std::string cwhy;
         if (mp.explained) cwhy = "nothing to combine";
         if ((reduces || scans) && !seq) {
-          double c = shape.placement == "y" ? 4 : tasks ? 2 : 1;
+          double c = onY ? 4 : tasks ? 2 : 1;
           if (scans) c *= 2;
           // Slaves combine once per outer iteration; CTE's warp combines
           // per owner after every round of 32 fine tasks (one per lane).
@@ -271,7 +277,7 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, c
           comb = perLane / (perLane + c * log2of(shape.slaves));
           if (mp.explained)
             cwhy = std::string(scans ? "scan" : "reduction") + " over " + std::to_string(shape.slaves) + " lanes (" +
-                 (shape.placement == "y" ? "shared memory and barriers" : tasks ? "segmented per owner, every round" : "shuffles") +
+                 (onY ? "shared memory and barriers" : tasks ? "segmented per owner, every round" : "shuffles") +
                  ") against " + human(perLane) + " iteration(s) per lane" + (tasks ? " per round" : "");
           if (split > 1) {
             comb *= perLane / (perLane + 8);
@@ -287,7 +293,7 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, c
         mp.levels.push_back({mp.explained ? threadsWhat : std::string(), "x", seq || tasks ? B : masters,
                              n > 1 ? "n" : "1", n});
         mp.levels.push_back({mp.explained ? loopWhat : std::string(),
-                             seq ? "serial" : shape.placement == "y" ? "y" : "lanes", shape.slaves,
+                             seq ? "serial" : onY ? "y" : "lanes", shape.slaves,
                              split > 1 ? "split" : "all", split});
         if (mp.explained) mp.summary = describe(mp, B);
         finish(mp);
@@ -298,6 +304,7 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, c
         if (seq && n == 1 && split == 1) out.originalUs = est.us;
         out.ranked.push_back(std::move(mp));
       }
+  }
 
   // The rewrites' own templates for irregular loops (irregular-loop-and-
   // recursion-templates.md; merge-path, Merrill and Garland SC'16): not

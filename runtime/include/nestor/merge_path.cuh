@@ -56,10 +56,14 @@ namespace nestor::mp {
 #ifndef NESTOR_MP_MIN_BLOCKS
 #define NESTOR_MP_MIN_BLOCKS 6
 #endif
+#ifndef NESTOR_MP_FIX
+#define NESTOR_MP_FIX 8
+#endif
 constexpr int kBlock = 128;                       ///< threads of a merge block
 constexpr int kItems = NESTOR_MP_ITEMS;           ///< diagonals per thread per chunk
 constexpr int kChunk = kBlock * kItems;           ///< diagonals per chunk
 constexpr int kMinBlocks = NESTOR_MP_MIN_BLOCKS;  ///< resident blocks per SM asked of the compiler
+constexpr int kFix = NESTOR_MP_FIX;               ///< fused fix-up: records per thread loaded together
 
 /// What the merge pass leaves for the row pass (device pointers; a
 /// default-constructed state means "no merge pass ran": the row pass runs
@@ -145,7 +149,8 @@ struct no_epilogue {
 /// diagonals per thread per chunk. epi(q, v), when given, is the original
 /// kernel's thread for row q from its loop on, the loop's value being v: with
 /// `s.fused` it runs once per row here, and no row pass follows.
-template <class T, int Block = kBlock, int Items = kItems, class Ptr, class F, class Op, class E = no_epilogue>
+template <class T, int Block = kBlock, int Items = kItems, int Fix = kFix, int Variant = 0, class Ptr, class F, class Op,
+          class E = no_epilogue>
 __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F f, Op op, E epi = {}) {
   constexpr bool kEpilogue = !cuda::std::is_same<E, no_epilogue>::value;
   constexpr int kBlock = Block, kItems = Items, kChunk = Block * Items;
@@ -217,20 +222,43 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
     }
     // Stage the row ends of the window, kBlock at a time, until they cover the chunk.
     const int wmax = int(n - a0 < kChunk ? n - a0 : kChunk);
-    int loaded = 0;
-    for (;;) {
-      const int k = loaded + tid;
-      if (k < wmax) s_end[k] = int((long long)P[a0 + 1 + k] - base - b0);
-      loaded = loaded + kBlock < wmax ? loaded + kBlock : wmax;
-      __syncthreads();
-      if (loaded >= wmax || s_end[loaded - 1] + loaded - 1 >= dn) break;
+    int loaded = 0, a1 = 0;
+    if constexpr ((Variant & 1) != 0) {
+      // Each round counts the staged rows that end in the chunk (end[k] + k
+      // increases with k: the count is a prefix): a1 without a search.
+      for (;;) {
+        const int k = loaded + tid;
+        bool endsIn = false;
+        if (k < wmax) {
+          const int e = int((long long)P[a0 + 1 + k] - base - b0);
+          s_end[k] = e;
+          endsIn = e + k < dn;
+        }
+        const int got = loaded + kBlock < wmax ? kBlock : wmax - loaded;
+        const int cnt = __syncthreads_count(endsIn);
+        loaded += got;
+        if (cnt < got || loaded >= wmax) {
+          a1 = loaded - got + cnt;
+          break;
+        }
+      }
+    } else {
+      for (;;) {
+        const int k = loaded + tid;
+        if (k < wmax) s_end[k] = int((long long)P[a0 + 1 + k] - base - b0);
+        loaded = loaded + kBlock < wmax ? loaded + kBlock : wmax;
+        __syncthreads();
+        if (loaded >= wmax || s_end[loaded - 1] + loaded - 1 >= dn) break;
+      }
+      // The chunk's end and this thread's range (chunk-relative).
+      a1 = detail::window_search(s_end, loaded, dn);
     }
-    // The chunk's end and this thread's range (chunk-relative).
-    const int a1 = detail::window_search(s_end, loaded, dn);
     const int nv = dn - a1; // iterations in the chunk
     const int dt = tid * kItems < dn ? tid * kItems : dn;
     const int de = dt + kItems < dn ? dt + kItems : dn;
-    int a = detail::window_search(s_end, loaded < dt ? loaded : dt, dt);
+    // (rows a1 and later end at or after dn >= dt)
+    const int lim = (Variant & 1) != 0 ? a1 : loaded;
+    int a = detail::window_search(s_end, lim < dt ? lim : dt, dt);
     int b = dt - a;
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
@@ -242,19 +270,41 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
     T acc = identity;
     int firstRow = -1;
     T firstVal = identity;
-    for (int dd = dt; dd < de; ++dd) {
-      if (b < s_end[a]) {
-        acc = op(acc, s_val[b]);
-        ++b;
-      } else {
-        if (firstRow < 0) {
-          firstRow = a;
-          firstVal = acc;
+    if constexpr ((Variant & 2) != 0) {
+      // The current row's end in a register (the epilogue's stores could
+      // alias shared memory for the compiler: s_end[a] would be reloaded).
+      int end = dt < de ? s_end[a] : 0;
+      for (int dd = dt; dd < de; ++dd) {
+        if (b < end) {
+          acc = op(acc, s_val[b]);
+          ++b;
         } else {
-          finish(a0 + a, acc);
+          if (firstRow < 0) {
+            firstRow = a;
+            firstVal = acc;
+          } else {
+            finish(a0 + a, acc);
+          }
+          acc = identity;
+          ++a;
+          if (dd + 1 < de) end = s_end[a];
         }
-        acc = identity;
-        ++a;
+      }
+    } else {
+      for (int dd = dt; dd < de; ++dd) {
+        if (b < s_end[a]) {
+          acc = op(acc, s_val[b]);
+          ++b;
+        } else {
+          if (firstRow < 0) {
+            firstRow = a;
+            firstVal = acc;
+          } else {
+            finish(a0 + a, acc);
+          }
+          acc = identity;
+          ++a;
+        }
       }
     }
     // Segmented inclusive scan of the threads' carry-outs (key: the row at
@@ -338,7 +388,7 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
   const volatile long long *tailRow = s.tailRow, *tailFrom = s.tailFrom;
   const volatile T *tail = static_cast<const volatile T *>(s.tail);
   const volatile T *carried = carry;
-  constexpr int kFix = 8;
+  constexpr int kFix = Fix;
   for (long long b00 = 0; b00 < G; b00 += (long long)kBlock * kFix) {
     long long q[kFix], from[kFix];
     T part[kFix], pre[kFix];

@@ -215,11 +215,18 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
     const int dn = int(d0 + kChunk < dLim ? kChunk : dLim - d0); // diagonals of this chunk
     const long long b0 = d0 - a0; // iteration index (relative to base) at the chunk start
     const int nvMax = int(nnz - b0 < dn ? nnz - b0 : dn);
+    // Variant 4: the loads start at a multiple of 32 iterations (a warp's
+    // load is then one 128-byte line of a 4-byte array, not two); the `off`
+    // iterations that do not fit are loaded by the threads that skip the first.
+    const int off = (Variant & 4) != 0 ? int((unsigned long long)(base + b0) & 31u) : 0;
+    T extra = identity;
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
-      const int j = tid + i * kBlock;
-      if (j < nvMax) tmp[i] = f((I)(base + b0 + j));
+      const int j = tid + i * kBlock - off;
+      if (j >= 0 && j < nvMax) tmp[i] = f((I)(base + b0 + j));
     }
+    if constexpr ((Variant & 4) != 0)
+      if (tid < off && kChunk - off + tid < nvMax) extra = f((I)(base + b0 + kChunk - off + tid));
     // Stage the row ends of the window, kBlock at a time, until they cover the chunk.
     const int wmax = int(n - a0 < kChunk ? n - a0 : kChunk);
     int loaded = 0, a1 = 0;
@@ -262,9 +269,11 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
     int b = dt - a;
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
-      const int j = tid + i * kBlock;
-      if (j < nv) s_val[j] = tmp[i];
+      const int j = tid + i * kBlock - off;
+      if (j >= 0 && j < nv) s_val[j] = tmp[i];
     }
+    if constexpr ((Variant & 4) != 0)
+      if (tid < off && kChunk - off + tid < nv) s_val[kChunk - off + tid] = extra;
     __syncthreads();
     // Walk this thread's diagonals.
     T acc = identity;

@@ -497,29 +497,15 @@ int main(int argc, char **argv) {
   const Config configs[] = {
       make<nestor::mp::kBlock, nestor::mp::kItems, nestor::mp::kMinBlocks, kPlain>("default 2-pass"),
       make_fused<nestor::mp::kBlock, nestor::mp::kItems, nestor::mp::kMinBlocks, kPlain>("fused default"),
-      // Session 9: fewer fix-up records per phase (registers), 7 resident blocks.
-      make_fused_fix<128, 12, 6, 4>("fused fix4 mb6"),
-      make_fused_fix<128, 12, 7, 4>("fused fix4 mb7"),
-      make_fused_fix<128, 12, 7, 2>("fused fix2 mb7"),
-      make_fused_fix<128, 12, 7, 1>("fused fix1 mb7"),
-      make_fused_fix<128, 10, 8, 2>("fused i10 fix2 mb8"),
-      // ... and cheaper chunk bookkeeping (1: the chunk's row count from the
-      // staging barrier, searches over those rows only; 2: the walk keeps the
-      // row's end in a register).
-      make_fused_fix<128, 12, 7, 4, 1>("fused fix4 mb7 v1"),
-      make_fused_fix<128, 12, 7, 4, 3>("fused fix4 mb7 v3"),
-      // ... loads aligned to 32 iterations (4)
-      make_fused_fix<128, 12, 6, 8, 4>("fused v4"),
       make_fused_fix<128, 12, 6, 4, 4>("fused fix4 mb6 v4"),
       make_fused_fix<128, 12, 7, 4, 4>("fused fix4 mb7 v4"),
       make_fused_fix<128, 12, 7, 4, 5>("fused fix4 mb7 v5"),
       make_fused_fix<256, 8, 4, 4, 4>("fused b256 i8 mb4 v4"),
-      make_fused_fix<128, 16, 5, 4, 4>("fused i16 fix4 mb5 v4"),
-      make_fused_fix<128, 12, 6, 8, 0>("fused default (again)"),
-      // Session 9: a per-warp pipeline (merge kernel + row pass; compare
-      // merge_ms with the default 2-pass's).
-      make_warp<12, 4, 6>("warp i12 w4 mb6"),
-      make_warp<12, 8, 3>("warp i12 w8 mb3"),
+      make_fused_fix<256, 8, 4, 4, 5>("fused b256 i8 mb4 v5"),
+      make_fused_fix<256, 7, 4, 4, 5>("fused b256 i7 mb4 v5"),
+      make_fused_fix<128, 16, 5, 4, 5>("fused i16 fix4 mb5 v5"),
+      make_fused_fix<128, 12, 7, 4, 5>("fused fix4 mb7 v5 (again)"),
+      make_fused<nestor::mp::kBlock, nestor::mp::kItems, nestor::mp::kMinBlocks, kPlain>("fused default (again)"),
       make_fused<nestor::mp::kBlock, nestor::mp::kItems, nestor::mp::kMinBlocks, kPlain, true>("fused, 2-D grid: 2-pass"),
   };
   {

@@ -62,7 +62,7 @@ __global__ void __launch_bounds__(B, MB) merge_fused_k(const int *rowptr, const 
 
 // Fused form with `Fix` fix-up records per thread per phase (fewer records:
 // fewer registers in the last block's tail, which sets the kernel's count).
-template <int B, int I, int MB, int Fix, int V, int Carve = 0>
+template <int B, int I, int MB, int Fix, int V, int W = B * I>
 __global__ void __launch_bounds__(B, MB) merge_fused_fix_k(const int *rowptr, const int *col, const float *val, const float *x,
                                                            float *y, int rows, nestor::mp::state s) {
   auto epi = [&](long long q, float v) {
@@ -70,7 +70,7 @@ __global__ void __launch_bounds__(B, MB) merge_fused_fix_k(const int *rowptr, co
     sum = nestor::op::add{}(sum, v);
     y[q] = sum;
   };
-  nestor::mp::merge_rows<float, B, I, Fix, V>(s, rowptr, rows, [=](int j) { return val[j] * x[col[j]]; }, nestor::op::add{}, epi);
+  nestor::mp::merge_rows<float, B, I, Fix, V, W>(s, rowptr, rows, [=](int j) { return val[j] * x[col[j]]; }, nestor::op::add{}, epi);
 }
 
 // ---- A per-warp pipeline (experiment, two-pass only): every warp is a merge
@@ -393,32 +393,21 @@ template <int I, int W, int MB> Config make_warp(const char *name) {
   return c;
 }
 
-/// Carve: 0 leaves the shared memory / L1 split to the driver; 1 asks for
-/// the smallest shared memory carveout that holds MB blocks (the rest is L1,
-/// which caches the gathers of f); 2 asks for all shared memory.
-template <int B, int I, int MB, int Fix, int V = 0, int Carve = 0> Config make_fused_fix(const char *name) {
+/// W: entries of the row-end window (a chunk ends early when W rows end in it).
+template <int B, int I, int MB, int Fix, int V = 0, int W = B * I> Config make_fused_fix(const char *name) {
   Config c;
   c.name = name;
   c.run = [](const Data &d, bool) {
-    auto k = merge_fused_fix_k<B, I, MB, Fix, V, Carve>;
+    auto k = merge_fused_fix_k<B, I, MB, Fix, V, W>;
     static bool once = false;
     if (!once) {
       once = true;
-      if (Carve != 0) {
-        cudaFuncAttributes fa;
-        NESTOR_CUDA_CHECK(cudaFuncGetAttributes(&fa, k));
-        int maxSm = 0, reserved = 0;
-        NESTOR_CUDA_CHECK(cudaDeviceGetAttribute(&maxSm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0));
-        NESTOR_CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, 0));
-        const long need = long(MB) * long(fa.sharedSizeBytes + reserved);
-        const int pct = Carve == 1 ? int((need * 100 + maxSm - 1) / maxSm) : 100;
-        NESTOR_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, pct));
-      }
-      int per = 0;
-      NESTOR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k, B, 0));
+      const int grid = nestor::mp::grid_for(k, B);
       cudaFuncAttributes fa;
       NESTOR_CUDA_CHECK(cudaFuncGetAttributes(&fa, k));
-      std::printf("  (%s: %d regs, %zu B shared, %d blocks/SM)\n", "next", fa.numRegs, fa.sharedSizeBytes, per);
+      int sms = 0;
+      NESTOR_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+      std::printf("  (next: %d regs, %zu B shared, %d blocks/SM)\n", fa.numRegs, fa.sharedSizeBytes, grid / sms);
     }
     nestor::mp::launch<float, B>(
         d.rows, dim3((d.rows + 31) / 32), dim3(32), k,
@@ -521,13 +510,12 @@ int main(int argc, char **argv) {
       make_fused<nestor::mp::kBlock, nestor::mp::kItems, nestor::mp::kMinBlocks, kPlain>("fused default"),
       make_fused_fix<128, 12, 7, 4, 5>("fused fix4 mb7 v5"),
       make_fused_fix<256, 8, 4, 4, 5>("fused b256 i8 mb4 v5"),
-      make_fused_fix<256, 8, 4, 4, 5, 1>("b256 i8 v5 carve min"),
-      make_fused_fix<256, 8, 4, 4, 5, 2>("b256 i8 v5 carve max"),
-      make_fused_fix<256, 8, 4, 4, 7>("fused b256 i8 mb4 v7"),
-      make_fused_fix<256, 9, 4, 4, 5>("fused b256 i9 mb4 v5"),
-      make_fused_fix<256, 8, 4, 2, 5>("fused b256 i8 fix2 v5"),
-      make_fused_fix<256, 8, 3, 4, 5>("fused b256 i8 mb3 v5"),
-      make_fused_fix<128, 12, 7, 4, 5, 1>("fix4 mb7 v5 carve min"),
+      make_fused_fix<256, 8, 4, 4, 5, 1024>("b256 i8 v5 w1024"),
+      make_fused_fix<256, 8, 4, 4, 5, 512>("b256 i8 v5 w512"),
+      make_fused_fix<256, 9, 4, 4, 5, 1024>("b256 i9 v5 w1024"),
+      make_fused_fix<256, 10, 4, 4, 5, 768>("b256 i10 v5 w768"),
+      make_fused_fix<128, 12, 7, 4, 5, 512>("fix4 mb7 v5 w512"),
+      make_fused_fix<128, 12, 8, 4, 5, 512>("fix4 mb8 v5 w512"),
       make_fused_fix<256, 8, 4, 4, 5>("fused b256 i8 mb4 v5 (again)"),
       make_fused<nestor::mp::kBlock, nestor::mp::kItems, nestor::mp::kMinBlocks, kPlain>("fused default (again)"),
       make_fused<nestor::mp::kBlock, nestor::mp::kItems, nestor::mp::kMinBlocks, kPlain, true>("fused, 2-D grid: 2-pass"),

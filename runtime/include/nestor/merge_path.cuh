@@ -149,14 +149,15 @@ struct no_epilogue {
 /// diagonals per thread per chunk. epi(q, v), when given, is the original
 /// kernel's thread for row q from its loop on, the loop's value being v: with
 /// `s.fused` it runs once per row here, and no row pass follows.
-template <class T, int Block = kBlock, int Items = kItems, int Fix = kFix, int Variant = 0, class Ptr, class F, class Op,
-          class E = no_epilogue>
+template <class T, int Block = kBlock, int Items = kItems, int Fix = kFix, int Variant = 0, int Window = Block * Items,
+          class Ptr, class F, class Op, class E = no_epilogue>
 __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F f, Op op, E epi = {}) {
   constexpr bool kEpilogue = !cuda::std::is_same<E, no_epilogue>::value;
   constexpr int kBlock = Block, kItems = Items, kChunk = Block * Items;
   using I = cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(P[0])>>;
   // Within a chunk everything is relative to its start (a0, b0): 32-bit.
-  __shared__ int s_end[kChunk]; // row a0 + 1 + k ends before iteration b0 + s_end[k]
+  static_assert(Window == kChunk || (Variant & 1) != 0, "a window smaller than a chunk needs Variant 1");
+  __shared__ int s_end[Window]; // row a0 + 1 + k ends before iteration b0 + s_end[k]
   __shared__ T s_val[kChunk];
   __shared__ T s_wv[kBlock / 32];
   __shared__ int s_wk[kBlock / 32];
@@ -211,8 +212,8 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
   // values during chunk k's walk was measured no faster on an H200: 8 more
   // registers, fewer resident blocks; docs/rewrites-merge-path.md.)
   T tmp[kItems];
-  for (long long d0 = dBeg; d0 < dLim; d0 += kChunk) {
-    const int dn = int(d0 + kChunk < dLim ? kChunk : dLim - d0); // diagonals of this chunk
+  for (long long d0 = dBeg; d0 < dLim;) {
+    int dn = int(d0 + kChunk < dLim ? kChunk : dLim - d0); // diagonals of this chunk
     const long long b0 = d0 - a0; // iteration index (relative to base) at the chunk start
     const int nvMax = int(nnz - b0 < dn ? nnz - b0 : dn);
     // Variant 4: the loads start at a multiple of 32 iterations (a warp's
@@ -228,7 +229,7 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
     if constexpr ((Variant & 4) != 0)
       if (tid < off && kChunk - off + tid < nvMax) extra = f((I)(base + b0 + kChunk - off + tid));
     // Stage the row ends of the window, kBlock at a time, until they cover the chunk.
-    const int wmax = int(n - a0 < kChunk ? n - a0 : kChunk);
+    const int wmax = int(n - a0 < Window ? n - a0 : Window);
     int loaded = 0, a1 = 0;
     if constexpr ((Variant & 1) != 0) {
       // Each round counts the staged rows that end in the chunk (end[k] + k
@@ -249,6 +250,9 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
           break;
         }
       }
+      // The window is full and every row in it ends in the chunk: the chunk
+      // ends after the window's last row (right after its end diagonal).
+      if (a1 == Window && n - a0 > Window) dn = s_end[Window - 1] + Window;
     } else {
       for (;;) {
         const int k = loaded + tid;
@@ -367,6 +371,7 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
     cv = cr == lk ? op(cv, lv) : lv;
     cr = lk;
     a0 += a1;
+    d0 += dn;
     // No barrier here: the next chunk writes s_end and s_val only after
     // every thread has passed the barrier above, and s_wk/s_wv two barriers later.
   }
@@ -455,6 +460,24 @@ template <class K> inline int grid_for(K k, int block = kBlock) {
   cudaGetDevice(&dev);
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
   if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k, block, 0) != cudaSuccess || per < 1) per = 1;
+  // Ask for the smallest shared memory carveout that still holds `per`
+  // blocks: the rest of the SM's memory is L1, which caches the gathers of
+  // f (on an H200, the driver's own choice was 1-4% slower than this, the
+  // largest carveout 40-70% slower: docs/rewrites-merge-path.md). A hint:
+  // if the occupancy drops with it, it is withdrawn.
+  cudaFuncAttributes fa;
+  int maxSm = 0, reserved = 0;
+  if (cudaFuncGetAttributes(&fa, k) == cudaSuccess &&
+      cudaDeviceGetAttribute(&maxSm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) == cudaSuccess &&
+      cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) == cudaSuccess && maxSm > 0) {
+    const long long need = (long long)per * (long long)(fa.sharedSizeBytes + reserved);
+    const int pct = int((need * 100 + maxSm - 1) / maxSm);
+    int with = 0;
+    if (cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, pct < 100 ? pct : 100) == cudaSuccess &&
+        (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&with, k, block, 0) != cudaSuccess || with < per))
+      cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, -1);
+  }
+  (void)cudaGetLastError(); // a refused hint leaves no error behind
   const int grid = (sms > 0 ? sms : 1) * per;
   if (count < 16) {
     known[count] = reinterpret_cast<const void *>(k);

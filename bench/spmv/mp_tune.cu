@@ -60,17 +60,17 @@ __global__ void __launch_bounds__(B, MB) merge_fused_k(const int *rowptr, const 
     nestor::mp::merge_rows<float, B, I>(s, rowptr, rows, [=](int j) { return val[j] * x[col[j]]; }, nestor::op::add{}, epi);
 }
 
-// Fused form with `Fix` fix-up records per thread per phase (fewer records:
-// fewer registers in the last block's tail, which sets the kernel's count).
-template <int B, int I, int MB, int Fix, int V, int W = B * I>
-__global__ void __launch_bounds__(B, MB) merge_fused_fix_k(const int *rowptr, const int *col, const float *val, const float *x,
-                                                           float *y, int rows, nestor::mp::state s) {
+// The fused form at other shapes: W rows in the row-end window, Fix fix-up
+// records per thread per phase.
+template <int B, int I, int MB, int W, int Fix>
+__global__ void __launch_bounds__(B, MB) merge_fused_shape_k(const int *rowptr, const int *col, const float *val,
+                                                             const float *x, float *y, int rows, nestor::mp::state s) {
   auto epi = [&](long long q, float v) {
     float sum = 0.0f;
     sum = nestor::op::add{}(sum, v);
     y[q] = sum;
   };
-  nestor::mp::merge_rows<float, B, I, Fix, V, W>(s, rowptr, rows, [=](int j) { return val[j] * x[col[j]]; }, nestor::op::add{}, epi);
+  nestor::mp::merge_rows<float, B, I, W, Fix>(s, rowptr, rows, [=](int j) { return val[j] * x[col[j]]; }, nestor::op::add{}, epi);
 }
 
 // ---- A per-warp pipeline (experiment, two-pass only): every warp is a merge
@@ -393,12 +393,13 @@ template <int I, int W, int MB> Config make_warp(const char *name) {
   return c;
 }
 
-/// W: entries of the row-end window (a chunk ends early when W rows end in it).
-template <int B, int I, int MB, int Fix, int V = 0, int W = B * I> Config make_fused_fix(const char *name) {
+/// The fused launch at another shape; prints the kernel's registers, shared
+/// memory and resident blocks (grid_for's grid) before its first run.
+template <int B, int I, int MB, int W, int Fix> Config make_fused_shape(const char *name) {
   Config c;
   c.name = name;
   c.run = [](const Data &d, bool) {
-    auto k = merge_fused_fix_k<B, I, MB, Fix, V, W>;
+    auto k = merge_fused_shape_k<B, I, MB, W, Fix>;
     static bool once = false;
     if (!once) {
       once = true;
@@ -508,16 +509,14 @@ int main(int argc, char **argv) {
   const Config configs[] = {
       make<nestor::mp::kBlock, nestor::mp::kItems, nestor::mp::kMinBlocks, kPlain>("default 2-pass"),
       make_fused<nestor::mp::kBlock, nestor::mp::kItems, nestor::mp::kMinBlocks, kPlain>("fused default"),
-      make_fused_fix<128, 12, 7, 4, 5>("fused fix4 mb7 v5"),
-      make_fused_fix<256, 8, 4, 4, 5>("fused b256 i8 mb4 v5"),
-      make_fused_fix<256, 8, 4, 4, 5, 1024>("b256 i8 v5 w1024"),
-      make_fused_fix<256, 8, 4, 4, 5, 512>("b256 i8 v5 w512"),
-      make_fused_fix<256, 9, 4, 4, 5, 1024>("b256 i9 v5 w1024"),
-      make_fused_fix<256, 10, 4, 4, 5, 768>("b256 i10 v5 w768"),
-      make_fused_fix<128, 12, 7, 4, 5, 512>("fix4 mb7 v5 w512"),
-      make_fused_fix<128, 12, 8, 4, 5, 512>("fix4 mb8 v5 w512"),
-      make_fused_fix<256, 8, 4, 4, 5>("fused b256 i8 mb4 v5 (again)"),
-      make_fused<nestor::mp::kBlock, nestor::mp::kItems, nestor::mp::kMinBlocks, kPlain>("fused default (again)"),
+      make_fused<nestor::mp::kBlock, nestor::mp::kItems, nestor::mp::kMinBlocks, kLdg>("fused ldg"),
+      // Session 9 (the sweep is in docs/rewrites-merge-path.md): the window
+      // and the fix-up records, 256 x 8, a per-warp pipeline.
+      make_fused_shape<128, 12, 7, 1536, 4>("fused, window 1536"),
+      make_fused_shape<128, 12, 6, 512, 8>("fused, fix8 mb6"),
+      make_fused_shape<256, 8, 4, 512, 4>("fused b256 i8 mb4"),
+      make_fused_shape<256, 8, 4, 2048, 4>("fused b256 i8 mb4 w2048"),
+      make_warp<12, 4, 6>("warp i12 w4 mb6 (2-pass)"),
       make_fused<nestor::mp::kBlock, nestor::mp::kItems, nestor::mp::kMinBlocks, kPlain, true>("fused, 2-D grid: 2-pass"),
   };
   {

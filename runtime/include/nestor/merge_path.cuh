@@ -47,23 +47,29 @@
 
 namespace nestor::mp {
 
-// The tile shape measured best on an H200 (bench/spmv/mp_tune.cu: 128 x 12
-// with 6 resident blocks against 256 x 8 with 4, 1-3% faster on the bench
-// matrices; docs/rewrites-merge-path.md has the sweep).
+// The shape measured best on an H200 (bench/spmv/mp_tune.cu; the sweeps are
+// in docs/rewrites-merge-path.md): 128 threads x 12 diagonals, 7 resident
+// blocks (72 registers: the fused fix-up loads 4 records per thread per
+// phase, not 8, which needed 80 and spilled), a row-end window of 512 rows
+// (8 KiB of shared memory per block: the rest of the SM is L1 for f's gathers).
 #ifndef NESTOR_MP_ITEMS
 #define NESTOR_MP_ITEMS 12
 #endif
 #ifndef NESTOR_MP_MIN_BLOCKS
-#define NESTOR_MP_MIN_BLOCKS 6
+#define NESTOR_MP_MIN_BLOCKS 7
 #endif
 #ifndef NESTOR_MP_FIX
-#define NESTOR_MP_FIX 8
+#define NESTOR_MP_FIX 4
+#endif
+#ifndef NESTOR_MP_WINDOW
+#define NESTOR_MP_WINDOW 512
 #endif
 constexpr int kBlock = 128;                       ///< threads of a merge block
 constexpr int kItems = NESTOR_MP_ITEMS;           ///< diagonals per thread per chunk
-constexpr int kChunk = kBlock * kItems;           ///< diagonals per chunk
+constexpr int kChunk = kBlock * kItems;           ///< diagonals per chunk (at most)
 constexpr int kMinBlocks = NESTOR_MP_MIN_BLOCKS;  ///< resident blocks per SM asked of the compiler
 constexpr int kFix = NESTOR_MP_FIX;               ///< fused fix-up: records per thread loaded together
+constexpr int kWindow = NESTOR_MP_WINDOW;         ///< rows whose ends a chunk stages (a chunk ends after them)
 
 /// What the merge pass leaves for the row pass (device pointers; a
 /// default-constructed state means "no merge pass ran": the row pass runs
@@ -149,15 +155,16 @@ struct no_epilogue {
 /// diagonals per thread per chunk. epi(q, v), when given, is the original
 /// kernel's thread for row q from its loop on, the loop's value being v: with
 /// `s.fused` it runs once per row here, and no row pass follows.
-template <class T, int Block = kBlock, int Items = kItems, int Fix = kFix, int Variant = 0, int Window = Block * Items,
-          class Ptr, class F, class Op, class E = no_epilogue>
+template <class T, int Block = kBlock, int Items = kItems, int Window = kWindow, int Fix = kFix, class Ptr, class F,
+          class Op, class E = no_epilogue>
 __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F f, Op op, E epi = {}) {
   constexpr bool kEpilogue = !cuda::std::is_same<E, no_epilogue>::value;
   constexpr int kBlock = Block, kItems = Items, kChunk = Block * Items;
+  constexpr int kWin = Window < kChunk ? Window : kChunk;
+  static_assert(Block % 32 == 0 && kWin > 0, "whole warps, a window of at least one row");
   using I = cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(P[0])>>;
   // Within a chunk everything is relative to its start (a0, b0): 32-bit.
-  static_assert(Window == kChunk || (Variant & 1) != 0, "a window smaller than a chunk needs Variant 1");
-  __shared__ int s_end[Window]; // row a0 + 1 + k ends before iteration b0 + s_end[k]
+  __shared__ int s_end[kWin]; // row a0 + 1 + k ends before iteration b0 + s_end[k]
   __shared__ T s_val[kChunk];
   __shared__ T s_wv[kBlock / 32];
   __shared__ int s_wk[kBlock / 32];
@@ -213,111 +220,76 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
   // registers, fewer resident blocks; docs/rewrites-merge-path.md.)
   T tmp[kItems];
   for (long long d0 = dBeg; d0 < dLim;) {
-    int dn = int(d0 + kChunk < dLim ? kChunk : dLim - d0); // diagonals of this chunk
+    int dn = int(d0 + kChunk < dLim ? kChunk : dLim - d0); // diagonals of this chunk (or fewer: below)
     const long long b0 = d0 - a0; // iteration index (relative to base) at the chunk start
     const int nvMax = int(nnz - b0 < dn ? nnz - b0 : dn);
-    // Variant 4: the loads start at a multiple of 32 iterations (a warp's
-    // load is then one 128-byte line of a 4-byte array, not two); the `off`
-    // iterations that do not fit are loaded by the threads that skip the first.
-    const int off = (Variant & 4) != 0 ? int((unsigned long long)(base + b0) & 31u) : 0;
+    // The loads start at a multiple of 32 iterations, so that a warp's load
+    // of a 4-byte array is one 128-byte line, not two (the kernel is bound by
+    // L2 requests: 4-5% faster on the power-law matrices); the `skew` values
+    // that do not fit are loaded by the threads that skip the first.
+    const int skew = int((unsigned long long)(base + b0) & 31u);
     T extra = identity;
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
-      const int j = tid + i * kBlock - off;
+      const int j = tid + i * kBlock - skew;
       if (j >= 0 && j < nvMax) tmp[i] = f((I)(base + b0 + j));
     }
-    if constexpr ((Variant & 4) != 0)
-      if (tid < off && kChunk - off + tid < nvMax) extra = f((I)(base + b0 + kChunk - off + tid));
-    // Stage the row ends of the window, kBlock at a time, until they cover the chunk.
-    const int wmax = int(n - a0 < Window ? n - a0 : Window);
+    if (tid < skew && kChunk - skew + tid < nvMax) extra = f((I)(base + b0 + kChunk - skew + tid));
+    // Stage the row ends of the window, kBlock at a time, until one of them
+    // ends after the chunk. end[k] + k (row k's end diagonal) increases with
+    // k, so the rows of a round that end in the chunk are a prefix: the
+    // barrier's count gives a1, the rows ending in the chunk.
+    const int wmax = int(n - a0 < kWin ? n - a0 : kWin);
     int loaded = 0, a1 = 0;
-    if constexpr ((Variant & 1) != 0) {
-      // Each round counts the staged rows that end in the chunk (end[k] + k
-      // increases with k: the count is a prefix): a1 without a search.
-      for (;;) {
-        const int k = loaded + tid;
-        bool endsIn = false;
-        if (k < wmax) {
-          const int e = int((long long)P[a0 + 1 + k] - base - b0);
-          s_end[k] = e;
-          endsIn = e + k < dn;
-        }
-        const int got = loaded + kBlock < wmax ? kBlock : wmax - loaded;
-        const int cnt = __syncthreads_count(endsIn);
-        loaded += got;
-        if (cnt < got || loaded >= wmax) {
-          a1 = loaded - got + cnt;
-          break;
-        }
+    for (;;) {
+      const int k = loaded + tid;
+      bool endsIn = false;
+      if (k < wmax) {
+        const int e = int((long long)P[a0 + 1 + k] - base - b0);
+        s_end[k] = e;
+        endsIn = e + k < dn;
       }
-      // The window is full and every row in it ends in the chunk: the chunk
-      // ends after the window's last row (right after its end diagonal).
-      if (a1 == Window && n - a0 > Window) dn = s_end[Window - 1] + Window;
-    } else {
-      for (;;) {
-        const int k = loaded + tid;
-        if (k < wmax) s_end[k] = int((long long)P[a0 + 1 + k] - base - b0);
-        loaded = loaded + kBlock < wmax ? loaded + kBlock : wmax;
-        __syncthreads();
-        if (loaded >= wmax || s_end[loaded - 1] + loaded - 1 >= dn) break;
+      const int got = loaded + kBlock < wmax ? kBlock : wmax - loaded;
+      const int cnt = __syncthreads_count(endsIn);
+      loaded += got;
+      if (cnt < got || loaded >= wmax) {
+        a1 = loaded - got + cnt;
+        break;
       }
-      // The chunk's end and this thread's range (chunk-relative).
-      a1 = detail::window_search(s_end, loaded, dn);
     }
+    // The window is full and every row in it ends in the chunk: the chunk
+    // ends with the window's last row (right after its end diagonal).
+    if (a1 == kWin && n - a0 > kWin) dn = s_end[kWin - 1] + kWin;
     const int nv = dn - a1; // iterations in the chunk
+    // This thread's range (chunk-relative); rows a1 and later end at or after dn.
     const int dt = tid * kItems < dn ? tid * kItems : dn;
     const int de = dt + kItems < dn ? dt + kItems : dn;
-    // (rows a1 and later end at or after dn >= dt)
-    const int lim = (Variant & 1) != 0 ? a1 : loaded;
-    int a = detail::window_search(s_end, lim < dt ? lim : dt, dt);
+    int a = detail::window_search(s_end, a1 < dt ? a1 : dt, dt);
     int b = dt - a;
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
-      const int j = tid + i * kBlock - off;
+      const int j = tid + i * kBlock - skew;
       if (j >= 0 && j < nv) s_val[j] = tmp[i];
     }
-    if constexpr ((Variant & 4) != 0)
-      if (tid < off && kChunk - off + tid < nv) s_val[kChunk - off + tid] = extra;
+    if (tid < skew && kChunk - skew + tid < nv) s_val[kChunk - skew + tid] = extra;
     __syncthreads();
     // Walk this thread's diagonals.
     T acc = identity;
     int firstRow = -1;
     T firstVal = identity;
-    if constexpr ((Variant & 2) != 0) {
-      // The current row's end in a register (the epilogue's stores could
-      // alias shared memory for the compiler: s_end[a] would be reloaded).
-      int end = dt < de ? s_end[a] : 0;
-      for (int dd = dt; dd < de; ++dd) {
-        if (b < end) {
-          acc = op(acc, s_val[b]);
-          ++b;
+    for (int dd = dt; dd < de; ++dd) {
+      if (b < s_end[a]) { // (a < a1 <= kWin here: a thread reaches a1 only at its range's end)
+        acc = op(acc, s_val[b]);
+        ++b;
+      } else {
+        if (firstRow < 0) {
+          firstRow = a;
+          firstVal = acc;
         } else {
-          if (firstRow < 0) {
-            firstRow = a;
-            firstVal = acc;
-          } else {
-            finish(a0 + a, acc);
-          }
-          acc = identity;
-          ++a;
-          if (dd + 1 < de) end = s_end[a];
+          finish(a0 + a, acc);
         }
-      }
-    } else {
-      for (int dd = dt; dd < de; ++dd) {
-        if (b < s_end[a]) {
-          acc = op(acc, s_val[b]);
-          ++b;
-        } else {
-          if (firstRow < 0) {
-            firstRow = a;
-            firstVal = acc;
-          } else {
-            finish(a0 + a, acc);
-          }
-          acc = identity;
-          ++a;
-        }
+        acc = identity;
+        ++a;
       }
     }
     // Segmented inclusive scan of the threads' carry-outs (key: the row at
@@ -396,27 +368,26 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
   __syncthreads();
   if (!s_last) return;
   __threadfence();
-  // The last block: kFix blocks' records per thread at a time, each phase's
+  // The last block: Fix blocks' records per thread at a time, each phase's
   // loads issued together (a chain of dependent loads per record would make
   // this tail, which runs after every other block, a few microseconds long).
   const volatile long long *tailRow = s.tailRow, *tailFrom = s.tailFrom;
   const volatile T *tail = static_cast<const volatile T *>(s.tail);
   const volatile T *carried = carry;
-  constexpr int kFix = Fix;
-  for (long long b00 = 0; b00 < G; b00 += (long long)kBlock * kFix) {
-    long long q[kFix], from[kFix];
-    T part[kFix], pre[kFix];
+  for (long long b00 = 0; b00 < G; b00 += (long long)kBlock * Fix) {
+    long long q[Fix], from[Fix];
+    T part[Fix], pre[Fix];
 #pragma unroll
-    for (int u = 0; u < kFix; ++u) {
+    for (int u = 0; u < Fix; ++u) {
       const long long b = b00 + tid + (long long)u * kBlock;
       q[u] = b < G ? tailRow[b] : -1;
       from[u] = b < G ? tailFrom[b] : 0;
       part[u] = b < G ? T(tail[b]) : identity;
     }
 #pragma unroll
-    for (int u = 0; u < kFix; ++u) pre[u] = q[u] >= 0 ? T(carried[from[u]]) : identity;
+    for (int u = 0; u < Fix; ++u) pre[u] = q[u] >= 0 ? T(carried[from[u]]) : identity;
 #pragma unroll
-    for (int u = 0; u < kFix; ++u) {
+    for (int u = 0; u < Fix; ++u) {
       if (q[u] < 0) continue;
       const long long b = b00 + tid + (long long)u * kBlock;
       T v = pre[u];

@@ -3,7 +3,10 @@
 // once): tile shapes (threads per block, diagonals per thread, resident
 // blocks asked of the compiler) and load paths of f(j), each timed with its
 // row pass as the rewrite launches them, and the merge kernel alone, against
-// cusparseSpMV on the same matrix and vectors. Every configuration's result
+// cusparseSpMV on the same matrix and vectors; loads-only bounds (the loads
+// of f for every nonzero with more or less memory-level parallelism, no per-
+// row result: how fast any variant could be); a per-warp pipeline of the
+// merge kernel (an experiment, two-pass). Every configuration's result
 // is checked against the float64 reference (spmv_reference.h) and for
 // identical bits after the timed launches. Not a test: it prints figures.
 //   bench_spmv_tune --graph powerlaw|regular|longrows --rows R [--avg A] [--reps N]

@@ -11,10 +11,11 @@
 //   merge pass   a persistent grid of G blocks (SM count x resident blocks):
 //                block b owns the diagonals [b*D, (b+1)*D), D = ceil((n + nnz) / G).
 //                A block-wide k-ary search on P finds where its range starts;
-//                it then walks it in chunks of kBlock * kItems diagonals: the
-//                chunk's row ends are staged in shared memory, its iterations'
-//                values f(i) computed with coalesced loads into shared memory,
-//                and each thread consumes kItems diagonals. A row that ends in
+//                it then walks it in chunks of up to kBlock * kItems diagonals
+//                (fewer when kWindow rows end in one): the chunk's row ends are
+//                staged in shared memory, its iterations' values f(i) computed
+//                with coalesced loads (aligned to 32 iterations) into shared
+//                memory, and each thread consumes kItems diagonals. A row that ends in
 //                the block gets its value there (the part before the thread,
 //                from a segmented scan over the block's threads, combined in a
 //                fixed order); the part of the row the block holds when its

@@ -34,8 +34,10 @@ echo "bench rc=${PIPESTATUS[0]}; t: $(( $(date +%s) - start )) s"
 cd ..
 if [ "${TUNE:-0}" = 1 ]; then
   wait $tune_pid || { tail -30 $OUT/tune_build.log; exit 1; }
+  # KIND:ROWS[:AVG] (AVG: average entries per row, 16 unless given)
   for m in ${TUNE_MATRICES:-powerlaw:100000 powerlaw:1000000 regular:1000000}; do
-    /tmp/mp_tune --graph ${m%%:*} --rows ${m##*:} --reps ${REPS} 2>&1 | tee -a $OUT/tune.txt
+    IFS=: read -r kind rows avg <<< "$m"
+    /tmp/mp_tune --graph "$kind" --rows "$rows" ${avg:+--avg "$avg"} --reps ${REPS} 2>&1 | tee -a $OUT/tune.txt
     echo "tune t: $(( $(date +%s) - start )) s"
   done
 fi

@@ -11,10 +11,11 @@
 //   merge pass   a persistent grid of G blocks (SM count x resident blocks):
 //                block b owns the diagonals [b*D, (b+1)*D), D = ceil((n + nnz) / G).
 //                A block-wide k-ary search on P finds where its range starts;
-//                it then walks it in chunks of kBlock * kItems diagonals: the
-//                chunk's row ends are staged in shared memory, its iterations'
-//                values f(i) computed with coalesced loads into shared memory,
-//                and each thread consumes kItems diagonals. A row that ends in
+//                it then walks it in chunks of up to kBlock * kItems diagonals
+//                (fewer when kWindow rows end in one): the chunk's row ends are
+//                staged in shared memory, its iterations' values f(i) computed
+//                with coalesced loads (aligned to 32 iterations) into shared
+//                memory, and each thread consumes kItems diagonals. A row that ends in
 //                the block gets its value there (the part before the thread,
 //                from a segmented scan over the block's threads, combined in a
 //                fixed order); the part of the row the block holds when its
@@ -47,19 +48,29 @@
 
 namespace nestor::mp {
 
-// The tile shape measured best on an H200 (bench/spmv/mp_tune.cu: 128 x 12
-// with 6 resident blocks against 256 x 8 with 4, 1-3% faster on the bench
-// matrices; docs/rewrites-merge-path.md has the sweep).
+// The shape measured best on an H200 (bench/spmv/mp_tune.cu; the sweeps are
+// in docs/rewrites-merge-path.md): 128 threads x 12 diagonals, 7 resident
+// blocks (72 registers: the fused fix-up loads 4 records per thread per
+// phase, not 8, which needed 80 and spilled), a row-end window of 512 rows
+// (8 KiB of shared memory per block: the rest of the SM is L1 for f's gathers).
 #ifndef NESTOR_MP_ITEMS
 #define NESTOR_MP_ITEMS 12
 #endif
 #ifndef NESTOR_MP_MIN_BLOCKS
-#define NESTOR_MP_MIN_BLOCKS 6
+#define NESTOR_MP_MIN_BLOCKS 7
+#endif
+#ifndef NESTOR_MP_FIX
+#define NESTOR_MP_FIX 4
+#endif
+#ifndef NESTOR_MP_WINDOW
+#define NESTOR_MP_WINDOW 512
 #endif
 constexpr int kBlock = 128;                       ///< threads of a merge block
 constexpr int kItems = NESTOR_MP_ITEMS;           ///< diagonals per thread per chunk
-constexpr int kChunk = kBlock * kItems;           ///< diagonals per chunk
+constexpr int kChunk = kBlock * kItems;           ///< diagonals per chunk (at most)
 constexpr int kMinBlocks = NESTOR_MP_MIN_BLOCKS;  ///< resident blocks per SM asked of the compiler
+constexpr int kFix = NESTOR_MP_FIX;               ///< fused fix-up: records per thread loaded together
+constexpr int kWindow = NESTOR_MP_WINDOW;         ///< rows whose ends a chunk stages (a chunk ends after them)
 
 /// What the merge pass leaves for the row pass (device pointers; a
 /// default-constructed state means "no merge pass ran": the row pass runs
@@ -145,13 +156,16 @@ struct no_epilogue {
 /// diagonals per thread per chunk. epi(q, v), when given, is the original
 /// kernel's thread for row q from its loop on, the loop's value being v: with
 /// `s.fused` it runs once per row here, and no row pass follows.
-template <class T, int Block = kBlock, int Items = kItems, class Ptr, class F, class Op, class E = no_epilogue>
+template <class T, int Block = kBlock, int Items = kItems, int Window = kWindow, int Fix = kFix, class Ptr, class F,
+          class Op, class E = no_epilogue>
 __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F f, Op op, E epi = {}) {
   constexpr bool kEpilogue = !cuda::std::is_same<E, no_epilogue>::value;
   constexpr int kBlock = Block, kItems = Items, kChunk = Block * Items;
+  constexpr int kWin = Window < kChunk ? Window : kChunk;
+  static_assert(Block % 32 == 0 && kWin > 0, "whole warps, a window of at least one row");
   using I = cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(P[0])>>;
   // Within a chunk everything is relative to its start (a0, b0): 32-bit.
-  __shared__ int s_end[kChunk]; // row a0 + 1 + k ends before iteration b0 + s_end[k]
+  __shared__ int s_end[kWin]; // row a0 + 1 + k ends before iteration b0 + s_end[k]
   __shared__ T s_val[kChunk];
   __shared__ T s_wv[kBlock / 32];
   __shared__ int s_wk[kBlock / 32];
@@ -206,44 +220,66 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
   // values during chunk k's walk was measured no faster on an H200: 8 more
   // registers, fewer resident blocks; docs/rewrites-merge-path.md.)
   T tmp[kItems];
-  for (long long d0 = dBeg; d0 < dLim; d0 += kChunk) {
-    const int dn = int(d0 + kChunk < dLim ? kChunk : dLim - d0); // diagonals of this chunk
+  for (long long d0 = dBeg; d0 < dLim;) {
+    int dn = int(d0 + kChunk < dLim ? kChunk : dLim - d0); // diagonals of this chunk (or fewer: below)
     const long long b0 = d0 - a0; // iteration index (relative to base) at the chunk start
     const int nvMax = int(nnz - b0 < dn ? nnz - b0 : dn);
+    // The loads start at a multiple of 32 iterations, so that a warp's load
+    // of a 4-byte array is one 128-byte line, not two (the kernel is bound by
+    // L2 requests: 4-5% faster on the power-law matrices); the `skew` values
+    // that do not fit are loaded by the threads that skip the first.
+    const int skew = int((unsigned long long)(base + b0) & 31u);
+    T extra = identity;
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
-      const int j = tid + i * kBlock;
-      if (j < nvMax) tmp[i] = f((I)(base + b0 + j));
+      const int j = tid + i * kBlock - skew;
+      if (j >= 0 && j < nvMax) tmp[i] = f((I)(base + b0 + j));
     }
-    // Stage the row ends of the window, kBlock at a time, until they cover the chunk.
-    const int wmax = int(n - a0 < kChunk ? n - a0 : kChunk);
-    int loaded = 0;
+    if (tid < skew && kChunk - skew + tid < nvMax) extra = f((I)(base + b0 + kChunk - skew + tid));
+    // Stage the row ends of the window, kBlock at a time, until one of them
+    // ends after the chunk. end[k] + k (row k's end diagonal) increases with
+    // k, so the rows of a round that end in the chunk are a prefix: the
+    // barrier's count gives a1, the rows ending in the chunk.
+    const int wmax = int(n - a0 < kWin ? n - a0 : kWin);
+    int loaded = 0, a1 = 0;
     for (;;) {
       const int k = loaded + tid;
-      if (k < wmax) s_end[k] = int((long long)P[a0 + 1 + k] - base - b0);
-      loaded = loaded + kBlock < wmax ? loaded + kBlock : wmax;
-      __syncthreads();
-      if (loaded >= wmax || s_end[loaded - 1] + loaded - 1 >= dn) break;
+      bool endsIn = false;
+      if (k < wmax) {
+        const int e = int((long long)P[a0 + 1 + k] - base - b0);
+        s_end[k] = e;
+        endsIn = e + k < dn;
+      }
+      const int got = loaded + kBlock < wmax ? kBlock : wmax - loaded;
+      const int cnt = __syncthreads_count(endsIn);
+      loaded += got;
+      if (cnt < got || loaded >= wmax) {
+        a1 = loaded - got + cnt;
+        break;
+      }
     }
-    // The chunk's end and this thread's range (chunk-relative).
-    const int a1 = detail::window_search(s_end, loaded, dn);
+    // The window is full and every row in it ends in the chunk: the chunk
+    // ends with the window's last row (right after its end diagonal).
+    if (a1 == kWin && n - a0 > kWin) dn = s_end[kWin - 1] + kWin;
     const int nv = dn - a1; // iterations in the chunk
+    // This thread's range (chunk-relative); rows a1 and later end at or after dn.
     const int dt = tid * kItems < dn ? tid * kItems : dn;
     const int de = dt + kItems < dn ? dt + kItems : dn;
-    int a = detail::window_search(s_end, loaded < dt ? loaded : dt, dt);
+    int a = detail::window_search(s_end, a1 < dt ? a1 : dt, dt);
     int b = dt - a;
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
-      const int j = tid + i * kBlock;
-      if (j < nv) s_val[j] = tmp[i];
+      const int j = tid + i * kBlock - skew;
+      if (j >= 0 && j < nv) s_val[j] = tmp[i];
     }
+    if (tid < skew && kChunk - skew + tid < nv) s_val[kChunk - skew + tid] = extra;
     __syncthreads();
     // Walk this thread's diagonals.
     T acc = identity;
     int firstRow = -1;
     T firstVal = identity;
     for (int dd = dt; dd < de; ++dd) {
-      if (b < s_end[a]) {
+      if (b < s_end[a]) { // (a < a1 <= kWin here: a thread reaches a1 only at its range's end)
         acc = op(acc, s_val[b]);
         ++b;
       } else {
@@ -308,6 +344,7 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
     cv = cr == lk ? op(cv, lv) : lv;
     cr = lk;
     a0 += a1;
+    d0 += dn;
     // No barrier here: the next chunk writes s_end and s_val only after
     // every thread has passed the barrier above, and s_wk/s_wv two barriers later.
   }
@@ -332,27 +369,26 @@ __device__ __forceinline__ void merge_rows(const state &s, Ptr P, long long n, F
   __syncthreads();
   if (!s_last) return;
   __threadfence();
-  // The last block: kFix blocks' records per thread at a time, each phase's
+  // The last block: Fix blocks' records per thread at a time, each phase's
   // loads issued together (a chain of dependent loads per record would make
   // this tail, which runs after every other block, a few microseconds long).
   const volatile long long *tailRow = s.tailRow, *tailFrom = s.tailFrom;
   const volatile T *tail = static_cast<const volatile T *>(s.tail);
   const volatile T *carried = carry;
-  constexpr int kFix = 8;
-  for (long long b00 = 0; b00 < G; b00 += (long long)kBlock * kFix) {
-    long long q[kFix], from[kFix];
-    T part[kFix], pre[kFix];
+  for (long long b00 = 0; b00 < G; b00 += (long long)kBlock * Fix) {
+    long long q[Fix], from[Fix];
+    T part[Fix], pre[Fix];
 #pragma unroll
-    for (int u = 0; u < kFix; ++u) {
+    for (int u = 0; u < Fix; ++u) {
       const long long b = b00 + tid + (long long)u * kBlock;
       q[u] = b < G ? tailRow[b] : -1;
       from[u] = b < G ? tailFrom[b] : 0;
       part[u] = b < G ? T(tail[b]) : identity;
     }
 #pragma unroll
-    for (int u = 0; u < kFix; ++u) pre[u] = q[u] >= 0 ? T(carried[from[u]]) : identity;
+    for (int u = 0; u < Fix; ++u) pre[u] = q[u] >= 0 ? T(carried[from[u]]) : identity;
 #pragma unroll
-    for (int u = 0; u < kFix; ++u) {
+    for (int u = 0; u < Fix; ++u) {
       if (q[u] < 0) continue;
       const long long b = b00 + tid + (long long)u * kBlock;
       T v = pre[u];
@@ -396,6 +432,24 @@ template <class K> inline int grid_for(K k, int block = kBlock) {
   cudaGetDevice(&dev);
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
   if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k, block, 0) != cudaSuccess || per < 1) per = 1;
+  // Ask for the smallest shared memory carveout that still holds `per`
+  // blocks: the rest of the SM's memory is L1, which caches the gathers of
+  // f (on an H200, the driver's own choice was 1-4% slower than this, the
+  // largest carveout 40-70% slower: docs/rewrites-merge-path.md). A hint:
+  // if the occupancy drops with it, it is withdrawn.
+  cudaFuncAttributes fa;
+  int maxSm = 0, reserved = 0;
+  if (cudaFuncGetAttributes(&fa, k) == cudaSuccess &&
+      cudaDeviceGetAttribute(&maxSm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) == cudaSuccess &&
+      cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) == cudaSuccess && maxSm > 0) {
+    const long long need = (long long)per * (long long)(fa.sharedSizeBytes + reserved);
+    const int pct = int((need * 100 + maxSm - 1) / maxSm);
+    int with = 0;
+    if (cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, pct < 100 ? pct : 100) == cudaSuccess &&
+        (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&with, k, block, 0) != cudaSuccess || with < per))
+      cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, -1);
+  }
+  (void)cudaGetLastError(); // a refused hint leaves no error behind
   const int grid = (sms > 0 ? sms : 1) * per;
   if (count < 16) {
     known[count] = reinterpret_cast<const void *>(k);

@@ -436,10 +436,12 @@ template <class K> inline int grid_for(K k, int block = kBlock) {
   // blocks: the rest of the SM's memory is L1, which caches the gathers of
   // f (on an H200, the driver's own choice was 1-4% slower than this, the
   // largest carveout 40-70% slower: docs/rewrites-merge-path.md). A hint:
-  // if the occupancy drops with it, it is withdrawn.
+  // if the occupancy drops with it, it is withdrawn. Not tried while an
+  // error is pending: clearing a refused hint's error below would clear the
+  // caller's too, which its own check after the launch must still see.
   cudaFuncAttributes fa;
   int maxSm = 0, reserved = 0;
-  if (cudaFuncGetAttributes(&fa, k) == cudaSuccess &&
+  if (cudaPeekAtLastError() == cudaSuccess && cudaFuncGetAttributes(&fa, k) == cudaSuccess &&
       cudaDeviceGetAttribute(&maxSm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) == cudaSuccess &&
       cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev) == cudaSuccess && maxSm > 0) {
     const long long need = (long long)per * (long long)(fa.sharedSizeBytes + reserved);
@@ -448,8 +450,8 @@ template <class K> inline int grid_for(K k, int block = kBlock) {
     if (cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, pct < 100 ? pct : 100) == cudaSuccess &&
         (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&with, k, block, 0) != cudaSuccess || with < per))
       cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, -1);
+    (void)cudaGetLastError(); // a refused hint leaves no error behind
   }
-  (void)cudaGetLastError(); // a refused hint leaves no error behind
   const int grid = (sms > 0 ? sms : 1) * per;
   if (count < 16) {
     known[count] = reinterpret_cast<const void *>(k);

@@ -40,10 +40,13 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
   const bool recursive = ls.child == ls.parent;
   const std::string parentWhat = "threads of '" + parent->name + "'", childWhat = "child grid of '" + ls.child + "'";
 
+  out.ranked.reserve(out.ranked.size() + 100);
   for (unsigned T : {0u, 32u, 128u, 512u, 2048u})
     for (unsigned c : {1u, 2u, 4u, 8u})
       for (const std::string agg : {"", "warp", "block", "grid"}) {
         Mapping mp;
+        mp.constraints.reserve(5);
+        mp.levels.reserve(2);
         mp.threshold = T;
         mp.coarsen = c;
         mp.aggregate = agg;

@@ -120,6 +120,7 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, c
 
   const std::string threadsWhat = "threads of '" + k->name + "'";
   const std::string loopWhat = "loop at line " + std::to_string(l.span.begin.line) + " (" + l.inductionVar + ")";
+  out.ranked.reserve(out.ranked.size() + 180);
   std::vector<Shape> shapes{{"sequential", 1}};
   for (unsigned s : {2u, 4u, 8u, 16u, 32u}) shapes.push_back({"y", s});
   for (unsigned s : {2u, 4u, 8u, 16u, 32u}) shapes.push_back({"lanes", s});
@@ -133,6 +134,8 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, c
         // Split(k) exists for a Span(all) level that reduces (the paper's Figure 6c).
         if (split > 1 && (!reduces || scans || seq || tasks)) continue;
         Mapping mp;
+        mp.constraints.reserve(4 + l.accesses.size() + 5);
+        mp.levels.reserve(2);
         mp.placement = shape.placement;
         mp.slaves = shape.slaves;
         mp.span = n;

@@ -372,9 +372,9 @@ std::optional<TargetMappings> rankMappingsOf(const FileModel &m, const MappingCo
 
 void explainMappings(const FileModel &m, const MappingConfig &cfg, TargetMappings &t,
                      const std::vector<std::string> &ids) {
-  std::set<std::string> wanted;
+  std::vector<std::string> wanted;
   for (const Mapping &mp : t.ranked)
-    if (!mp.explained && std::find(ids.begin(), ids.end(), mp.id) != ids.end()) wanted.insert(mp.id);
+    if (!mp.explained && std::find(ids.begin(), ids.end(), mp.id) != ids.end()) wanted.push_back(mp.id);
   if (wanted.empty()) return;
   // A second pass over only the wanted candidates, with their texts: the
   // same arithmetic as the first, so scores and estimates are unchanged.

@@ -5,8 +5,8 @@
 #pragma once
 #include "nestor/Mapping.h"
 
+#include <algorithm>
 #include <cmath>
-#include <set>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -47,10 +47,11 @@ inline double log2of(double x) { return x <= 1 ? 0.0 : std::log2(x); }
 /// in which case the pass enumerates only those (explainMappings).
 struct Explaining {
   bool all = true;
-  const std::set<std::string> *only = nullptr;
-  bool wants(const std::string &id) const { return all || (only && only->count(id)); }
+  const std::vector<std::string> *only = nullptr; ///< a few ids: a linear search is cheapest
+  bool named(const std::string &id) const { return only && std::find(only->begin(), only->end(), id) != only->end(); }
+  bool wants(const std::string &id) const { return all || named(id); }
   /// A pass for named mappings skips the others altogether.
-  bool skips(const std::string &id) const { return !all && only && !only->count(id); }
+  bool skips(const std::string &id) const { return !all && only && !named(id); }
 };
 
 /// A text of an explanation: a string, or a callable that makes one, called

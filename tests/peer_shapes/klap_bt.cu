@@ -64,7 +64,7 @@ __global__ void bt_tessellate_flat(const BezierLine *lines, unsigned n, unsigned
   if (line < n) {
     unsigned count = bt_point_count(lines[line]);
     counts[line] = count;
-    for (unsigned k = 0; k < count; ++k) { // no offer: see docs/peer-shapes.md
+    for (unsigned k = 0; k < count; ++k) { // peer-site: flat_loop --flat
       long long *out = points + 2ull * (line * BT_MAX_POINTS + k);
       out[0] = bt_coord(lines[line].cx, k, count);
       out[1] = bt_coord(lines[line].cy, k, count);

@@ -144,5 +144,9 @@ int main(int argc, char **argv) {
   unsigned long long total = 0;
   for (unsigned long long k : forest) total += k >> 56;
   std::printf("klap_mst: %zu forest edges, weight %llu\n", forest.size(), total);
-  return peer::finish(flat ? "klap_mst_flat" : "klap_mst", opt, g, ms, forest);
+  // The result: the forest's size and weight (never empty, also for a graph
+  // without edges), then its edges' keys.
+  std::vector<unsigned long long> result = {forest.size(), total};
+  result.insert(result.end(), forest.begin(), forest.end());
+  return peer::finish(flat ? "klap_mst_flat" : "klap_mst", opt, g, ms, result);
 }

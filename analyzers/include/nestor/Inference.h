@@ -40,15 +40,21 @@ inline bool isNpCandidate(const LoopSite &l) {
 }
 
 /// What keeps `l` from being a candidate (isNpCandidate(l) is false) when
-/// the model can name it: a loop-carried dependence, or, for a loop the
-/// model found independent, its atomics (their order, and what they return,
-/// would change with the distribution; a #pragma np parallel for is the
-/// user's word that it may). nullopt: nothing to name but "not proven parallel".
+/// the model can name it: a loop-carried dependence; for a loop the model
+/// found independent, that it is a grid-, block- or warp-stride loop (the
+/// threads already share its iterations), or its atomics (their order, and
+/// what they return, would change with the distribution; a #pragma np
+/// parallel for is the user's word that it may). nullopt: nothing to name
+/// but "not proven parallel".
 inline std::optional<std::pair<std::string, SourceSpan>> npCandidateBlocker(const LoopSite &l) {
   if (!l.carriedDependences.empty())
     return std::make_pair("loop-carried dependence: " + l.carriedDependences.front().reason,
                           l.carriedDependences.front().span);
-  if (l.iterationsIndependent() && l.inKernel && l.kind == "for" && !l.gridStride && !l.hasDeviceLaunch &&
+  if (l.iterationsIndependent() && l.gridStride)
+    return std::make_pair(std::string("the loop's iterations are independent, but it starts at a thread id and strides "
+                                      "by a block, grid or warp: the threads already share its iterations"),
+                          l.headerSpan);
+  if (l.iterationsIndependent() && l.inKernel && l.kind == "for" && !l.hasDeviceLaunch &&
       !l.atomics.empty())
     return std::make_pair("the loop's iterations are independent, but it calls an atomic (line " +
                               std::to_string(l.atomics.front().begin.line) +

@@ -66,8 +66,7 @@ public:
           (!p.count("slaves") || p.at("slaves").empty()))
         return Applicability::no("num_threads(" + std::to_string(*pr.numThreads) + ") is not 2, 4, 8, 16 or 32", pr.span);
     } else if (!isNpCandidate(l)) {
-      if (!l.carriedDependences.empty())
-        return Applicability::no("loop-carried dependence: " + l.carriedDependences.front().reason, l.carriedDependences.front().span);
+      if (auto blocker = npCandidateBlocker(l)) return Applicability::no(blocker->first, blocker->second);
       return Applicability::no("the loop has no #pragma np parallel for and the analysis did not find it parallel", l.headerSpan);
     }
     loops::NpPlan plan = loops::planNp(tu, t, config(tu, t, p));

@@ -82,8 +82,7 @@ std::optional<LbPlan> matchForEach(const AnalyzedTU &tu, const LoopSite &l, Chec
     return refuse("the loop must be `for (T i = begin; i < end; ++i)`", l.headerSpan);
   bool pragma = l.pragma >= 0 && m.pragmas[size_t(l.pragma)].valid();
   if (!pragma && !isNpCandidate(l)) {
-    if (!l.carriedDependences.empty())
-      return refuse("loop-carried dependence: " + l.carriedDependences.front().reason, l.carriedDependences.front().span);
+    if (auto blocker = npCandidateBlocker(l)) return refuse(blocker->first, blocker->second);
     return refuse("the loop neither reduces into one accumulator nor has iterations the analysis found independent "
                   "(a #pragma np parallel for would say they are)",
                   l.headerSpan);

@@ -5,6 +5,10 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
+#include <string>
+#include <utility>
+
 namespace nestor {
 
 /// The pragma CUDA-NP needs for a loop: its reductions and scans.
@@ -33,6 +37,30 @@ inline bool isNpCandidate(const LoopSite &l) {
   if (l.tripCount == TripCountClass::Constant && l.constantTripCount && *l.constantTripCount < 4) return false;
   if (!l.atomics.empty()) return false;
   return true;
+}
+
+/// What keeps `l` from being a candidate (isNpCandidate(l) is false) when
+/// the model can name it: a loop-carried dependence; for a loop the model
+/// found independent, that it is a grid-, block- or warp-stride loop (the
+/// threads already share its iterations), or its atomics (their order, and
+/// what they return, would change with the distribution; a #pragma np
+/// parallel for is the user's word that it may). nullopt: nothing to name
+/// but "not proven parallel".
+inline std::optional<std::pair<std::string, SourceSpan>> npCandidateBlocker(const LoopSite &l) {
+  if (!l.carriedDependences.empty())
+    return std::make_pair("loop-carried dependence: " + l.carriedDependences.front().reason,
+                          l.carriedDependences.front().span);
+  if (l.iterationsIndependent() && l.gridStride)
+    return std::make_pair(std::string("the loop's iterations are independent, but it starts at a thread id and strides "
+                                      "by a block, grid or warp: the threads already share its iterations"),
+                          l.headerSpan);
+  if (l.iterationsIndependent() && l.inKernel && l.kind == "for" && !l.hasDeviceLaunch &&
+      !l.atomics.empty())
+    return std::make_pair("the loop's iterations are independent, but it calls an atomic (line " +
+                              std::to_string(l.atomics.front().begin.line) +
+                              "): without a #pragma np parallel for, loops with atomics are not distributed",
+                          l.atomics.front());
+  return std::nullopt;
 }
 
 /// Why a rewrite may not hand the iterations of `l` to other threads. A

@@ -1,0 +1,116 @@
+// peer-shape: irregular-loop-and-recursion-templates (Li, Wu, Becchi) PageRank
+//
+// Pull-style PageRank in the shape the templates paper evaluates (its
+// reference [7], Duong et al.'s GPU PageRank; also one of the CTE paper's
+// three graph applications): one thread per vertex, an inner loop over the
+// vertex's in-edges collecting each source's rank divided by its out-degree
+// (the irregular nested loop of the paper's Figure 1(a)), then the damped
+// update. Written here, in that style. Ranks are fixed point (64-bit
+// integers, 2^40 = rank 1.0), so the sum does not depend on the order the
+// rewrites add in, and every variant agrees bit for bit; the damping and the
+// division are done the same way by the serial reference, which the program
+// checks after a fixed number of iterations.
+//
+// Build: nvcc -rdc=true -arch=sm_90 -std=c++17 -I examples/graph -I tests/peer_shapes lwb_pagerank.cu
+#include "peer_shapes.h"
+#include <nestor/merge_path.cuh>
+
+#define PR_ONE (1ull << 40)
+#define PR_ITERATIONS 10
+
+// Damping 0.85 as 85/100 of the collected rank plus (1 - 0.85) / n.
+__host__ __device__ inline unsigned long long pr_damped(unsigned long long collected, unsigned n) {
+  return collected / 100 * 85 + (PR_ONE / 100 * 15) / n;
+}
+
+__global__ void pagerank_contrib(unsigned n, const unsigned *out_degree, const unsigned long long *rank,
+                                 unsigned long long *contrib) {
+  unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v < n) contrib[v] = out_degree[v] ? rank[v] / out_degree[v] : 0;
+}
+
+// merge-path (Merrill and Garland, Merge-based Parallel Sparse Matrix-Vector Multiplication, SC'16):
+// the iterations of the loop at line 36 for rows 0 .. n - 1, split evenly (rows + iterations) over the
+// blocks of a persistent grid; each row's value goes to 'pagerank_pull', which combines it in a fixed order.
+__global__ void __launch_bounds__(nestor::mp::kBlock, nestor::mp::kMinBlocks) pagerank_pull_nestor_merge(unsigned n, const unsigned *in_start, const unsigned *in_source, const unsigned long long *contrib, unsigned long long *next_rank, nestor::mp::state nestor_mp) {
+  nestor::mp::merge_rows<unsigned long long>(nestor_mp, in_start, n, [=](unsigned int e) { return contrib[in_source[e]]; }, nestor::op::add{},
+      // fused: 'pagerank_pull' for row nestor_q, its loop's value nestor_v (run here when its grid has
+      // one thread per row; the rows that span blocks are finished last, in block order)
+      [&](long long nestor_q, unsigned long long nestor_v) {
+        unsigned v = static_cast<unsigned int>(nestor_q);
+        if (v < n) {
+          unsigned long long sum = 0;
+          sum = nestor::op::add{}(sum, nestor_v);
+          next_rank[v] = pr_damped(sum, n);
+        }
+      });
+}
+
+__global__ void pagerank_pull(unsigned n, const unsigned *in_start, const unsigned *in_source,
+                              const unsigned long long *contrib, unsigned long long *next_rank, nestor::mp::state nestor_mp = {}) {
+  unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v < n) {
+    unsigned long long sum = 0;
+    // merge-path: the row's value from pagerank_pull_nestor_merge, which split the iterations evenly
+    // over its blocks (reassociated); the loop as written runs without the merge pass.
+    if (nestor_mp.ready())
+      sum = nestor::op::add{}(sum, nestor_mp.row_result<unsigned long long>(in_start[v], in_start[v + 1], v, nestor::op::add{}, in_start[0]));
+    else
+      for (unsigned e = in_start[v]; e < in_start[v + 1]; ++e) // peer-site: pull_loop
+        sum += contrib[in_source[e]];
+    next_rank[v] = pr_damped(sum, n);
+  }
+}
+
+static std::vector<unsigned long long> serial_pagerank(const graph::csr &in, const std::vector<unsigned> &out_degree) {
+  const unsigned n = in.vertices;
+  std::vector<unsigned long long> rank(n, PR_ONE / n), contrib(n);
+  for (int it = 0; it < PR_ITERATIONS; ++it) {
+    for (unsigned v = 0; v < n; ++v) contrib[v] = out_degree[v] ? rank[v] / out_degree[v] : 0;
+    for (unsigned v = 0; v < n; ++v) {
+      unsigned long long sum = 0;
+      for (unsigned e = in.offsets[v]; e < in.offsets[v + 1]; ++e) sum += contrib[in.targets[e]];
+      rank[v] = pr_damped(sum, n);
+    }
+  }
+  return rank;
+}
+
+int main(int argc, char **argv) {
+  graph::options opt;
+  graph::csr g, in;
+  try {
+    opt = graph::parse_options(argc, argv);
+    g = graph::make_graph(opt);
+    in = peer::transposed(g);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "lwb_pagerank: %s\n%s", e.what(), graph::usage());
+    return 2;
+  }
+  const unsigned n = g.vertices;
+  std::vector<unsigned> out_degree(n);
+  for (unsigned v = 0; v < n; ++v) out_degree[v] = g.degree(v);
+  unsigned *d_in_start = peer::to_device(in.offsets), *d_in_source = peer::to_device(in.targets);
+  unsigned *d_out_degree = peer::to_device(out_degree);
+  const std::vector<unsigned long long> initial(n, PR_ONE / n);
+  unsigned long long *d_rank = peer::to_device(initial), *d_contrib = peer::to_device(initial);
+  const unsigned blocks = (n + 191) / 192;
+  const double ms = peer::timed(
+      opt.reps,
+      [&] {
+        PEER_CHECK(cudaMemcpy(d_rank, initial.data(), n * sizeof(unsigned long long), cudaMemcpyHostToDevice));
+      },
+      [&] {
+        for (int it = 0; it < PR_ITERATIONS; ++it) {
+          pagerank_contrib<<<blocks, 192>>>(n, d_out_degree, d_rank, d_contrib);
+          nestor::mp::launch<unsigned long long>(n, dim3(blocks), dim3(192), pagerank_pull_nestor_merge, [&](nestor::mp::state nestor_s, int nestor_grid) {
+            pagerank_pull_nestor_merge<<<nestor_grid, nestor::mp::kBlock>>>(n, d_in_start, d_in_source, d_contrib, d_rank, nestor_s);
+          }, [&](nestor::mp::state nestor_s, dim3 nestor_g, dim3 nestor_b) {
+            pagerank_pull<<<nestor_g, nestor_b>>>(n, d_in_start, d_in_source, d_contrib, d_rank, nestor_s);
+          });
+        }
+      });
+  const std::vector<unsigned long long> rank = peer::from_device(d_rank, n);
+  if (!peer::matches("lwb_pagerank", rank, serial_pagerank(in, out_degree))) return 1;
+  return peer::finish("lwb_pagerank", opt, g, ms, rank);
+}

@@ -23,6 +23,13 @@ public:
     if (!l.inKernel) return Applicability::no("the loop is not inside a __global__ kernel", l.headerSpan);
     if (l.kind != "for" || l.inductionVar.empty())
       return Applicability::no("the loop is not a canonical counted for loop", l.headerSpan);
+    // A pragma no rewrite would act on is advice the engine does not stand
+    // behind: CUDA-NP refuses a stride loop even under a pragma, and the
+    // other loop rewrites take unit-step loops only.
+    if (l.gridStride)
+      return Applicability::no("the loop starts at a thread id and strides by a block, grid or warp: the threads "
+                               "already share its iterations, and no rewrite distributes them further",
+                               l.headerSpan);
     if (auto why = l.concurrencyRefusal()) return Applicability::no(why->reason, why->span);
     if (l.hasDeviceLaunch) return Applicability::no("the loop body launches a kernel", l.bodySpan);
     return Applicability::yes();

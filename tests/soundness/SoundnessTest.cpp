@@ -140,8 +140,17 @@ void checkCase(const std::string &name, bool goldens = true) {
     if (truth == "independent") {
       EXPECT_TRUE(l.iterationsIndependent())
           << where << ": refused: " << (l.concurrencyRefusal() ? l.concurrencyRefusal()->reason : "");
-      if (l.inKernel)
+      // A stride loop's iterations are already spread over the threads: no
+      // rewrite distributes it further, so not even the pragma is offered,
+      // and the refusal says why. Every other independent loop keeps its offers.
+      if (l.inKernel && l.gridStride) {
+        EXPECT_TRUE(offers.empty()) << where << ": a stride loop offered " << offers.front();
+        Applicability pragma = findRewrite("np-pragma")->prepare(**tu, {RewriteTarget::Kind::Loop, l.id}, {});
+        EXPECT_NE(pragma.reason.find("the threads already share its iterations"), std::string::npos)
+            << where << ": " << pragma.reason;
+      } else if (l.inKernel) {
         EXPECT_NE(std::find(offers.begin(), offers.end(), "np-pragma"), offers.end()) << where << ": lost its offers";
+      }
       // Every offer that changes code (np-pragma only adds advice) has a
       // golden the GPU runs against the original.
       for (const std::string &o : offers)

@@ -127,10 +127,9 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, c
   if (irregular && reduces && !scans) shapes.push_back({"warp-tasks", 32});
 
   for (const Shape &shape : shapes) {
-    const bool shapeSeq = shape.seq(), shapeTasks = shape.tasks(), shapeY = shape.y();
+    const bool seq = shape.seq(), tasks = shape.tasks(), onY = shape.y();
     for (unsigned n : {1u, 2u, 4u, 8u})
       for (unsigned split : {1u, 2u, 4u, 8u}) {
-        const bool seq = shapeSeq, tasks = shapeTasks, onY = shapeY;
         // Split(k) exists for a Span(all) level that reduces (the paper's Figure 6c).
         if (split > 1 && (!reduces || scans || seq || tasks)) continue;
         Mapping mp;
@@ -213,28 +212,28 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, c
           if (a.memorySpace == "shared" || a.memorySpace == "local" || a.memorySpace == "constant") continue;
           if (a.indirect) continue; // a gather costs the same under every mapping
           if (!a.dependsOnThread && !a.dependsOnInduction) continue; // one address: a broadcast everywhere
-          double eff = 1, runs = 1;
+          // The warp's runs along the contiguous level (runLength 0: said in `along` alone).
+          double eff = 1, runs = 1, runLength = 0;
+          const char *along = "contiguous along both levels";
           if (a.threadContiguous && a.inductionContiguous) {
             eff = 1;
           } else if (a.threadContiguous) {
+            along = "contiguous across outer iterations";
             runs = a.dependsOnInduction ? lanes : 1;
+            runLength = o;
             eff = sectorEfficiency(runs, o);
           } else if (a.inductionContiguous) {
+            along = "contiguous across loop iterations";
             runs = a.dependsOnThread ? o : 1;
+            runLength = lanes;
             eff = sectorEfficiency(runs, lanes);
           } else {
+            along = "strided: 32 runs of 1 per warp";
             eff = sectorEfficiency(32, 1);
           }
-          auto how = [&] {
-            if (a.threadContiguous && a.inductionContiguous) return std::string("contiguous along both levels");
-            if (a.threadContiguous)
-              return "contiguous across outer iterations: " + human(runs) + " run(s) of " + human(o) + " per warp";
-            if (a.inductionContiguous)
-              return "contiguous across loop iterations: " + human(runs) + " run(s) of " + human(lanes) + " per warp";
-            return std::string("strided: 32 runs of 1 per warp");
-          };
           soft(mp, [&] { return "coalescing:" + a.array + "[" + a.index + "]"; }, false, w.coalescing, E, eff, [&] {
-            return how() + " -> " + percent(eff) + " of each 32-byte sector used (" + human(E) + " accesses)";
+            return along + (runLength > 0 ? ": " + human(runs) + " run(s) of " + human(runLength) + " per warp" : "") +
+                   " -> " + percent(eff) + " of each 32-byte sector used (" + human(E) + " accesses)";
           });
         }
 

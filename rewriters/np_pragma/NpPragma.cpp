@@ -27,8 +27,7 @@ public:
     // behind: CUDA-NP refuses a stride loop even under a pragma, and the
     // other loop rewrites take unit-step loops only.
     if (l.gridStride)
-      return Applicability::no("the loop starts at a thread id and strides by a block, grid or warp: the threads "
-                               "already share its iterations, and no rewrite distributes them further",
+      return Applicability::no(strideLoopReason("the loop") + ", and no rewrite distributes them further",
                                l.headerSpan);
     if (auto why = l.concurrencyRefusal()) return Applicability::no(why->reason, why->span);
     if (l.hasDeviceLaunch) return Applicability::no("the loop body launches a kernel", l.bodySpan);

@@ -39,6 +39,14 @@ inline bool isNpCandidate(const LoopSite &l) {
   return true;
 }
 
+/// Why a grid-, block- or warp-stride loop is not distributed further (its
+/// iterations are already spread over the threads), said of `subject`: the
+/// one text every rewrite that refuses such a loop gives.
+inline std::string strideLoopReason(llvm::StringRef subject) {
+  return subject.str() + " starts at a thread id and strides by a block, grid or warp: the threads already share its "
+                         "iterations";
+}
+
 /// What keeps `l` from being a candidate (isNpCandidate(l) is false) when
 /// the model can name it: a loop-carried dependence; for a loop the model
 /// found independent, that it is a grid-, block- or warp-stride loop (the
@@ -51,9 +59,7 @@ inline std::optional<std::pair<std::string, SourceSpan>> npCandidateBlocker(cons
     return std::make_pair("loop-carried dependence: " + l.carriedDependences.front().reason,
                           l.carriedDependences.front().span);
   if (l.iterationsIndependent() && l.gridStride)
-    return std::make_pair(std::string("the loop's iterations are independent, but it starts at a thread id and strides "
-                                      "by a block, grid or warp: the threads already share its iterations"),
-                          l.headerSpan);
+    return std::make_pair("the loop's iterations are independent, but " + strideLoopReason("it"), l.headerSpan);
   if (l.iterationsIndependent() && l.inKernel && l.kind == "for" && !l.hasDeviceLaunch &&
       !l.atomics.empty())
     return std::make_pair("the loop's iterations are independent, but it calls an atomic (line " +

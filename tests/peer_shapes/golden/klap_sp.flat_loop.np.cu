@@ -76,20 +76,24 @@ __global__ void sp_update_eta_flat(const unsigned *clause_begin, const unsigned 
   }
 }
 
-// Each variable's two surveys (its positive and negative literals) from the
+// Variable v's two surveys (its positive and negative literals) from the
 // messages of its literals: sums modulo p over its edges.
+__host__ __device__ inline void sp_survey(const unsigned *var_begin, const unsigned *var_edge,
+                                          const unsigned char *negated, const unsigned *message, unsigned v,
+                                          unsigned *survey) {
+  unsigned long long s[2] = {0, 0};
+  for (unsigned i = var_begin[v]; i < var_begin[v + 1]; ++i) {
+    unsigned e = var_edge[i];
+    s[negated[e]] = (s[negated[e]] + message[e]) % SP_PRIME;
+  }
+  survey[2 * v] = unsigned(s[0]);
+  survey[2 * v + 1] = unsigned(s[1]);
+}
+
 __global__ void sp_update_surveys(const unsigned *var_begin, const unsigned *var_edge, const unsigned char *negated,
                                   const unsigned *message, unsigned vars, unsigned *survey) {
   unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
-  if (v < vars) {
-    unsigned long long s[2] = {0, 0};
-    for (unsigned i = var_begin[v]; i < var_begin[v + 1]; ++i) {
-      unsigned e = var_edge[i];
-      s[negated[e]] = (s[negated[e]] + message[e]) % SP_PRIME;
-    }
-    survey[2 * v] = unsigned(s[0]);
-    survey[2 * v + 1] = unsigned(s[1]);
-  }
+  if (v < vars) sp_survey(var_begin, var_edge, negated, message, v, survey);
 }
 
 int main(int argc, char **argv) {
@@ -156,15 +160,8 @@ int main(int argc, char **argv) {
     for (unsigned c = 0; c < clauses; ++c)
       for (unsigned e = clause_begin[c]; e < clause_begin[c + 1]; ++e)
         ref_message[e] = sp_message(var.data(), negated.data(), ref_survey.data(), clause_begin[c], clause_begin[c + 1], e);
-    for (unsigned v = 0; v < vars; ++v) {
-      unsigned long long s[2] = {0, 0};
-      for (unsigned i = var_begin[v]; i < var_begin[v + 1]; ++i) {
-        const unsigned e = var_edge[i];
-        s[negated[e]] = (s[negated[e]] + ref_message[e]) % SP_PRIME;
-      }
-      ref_survey[2 * v] = unsigned(s[0]);
-      ref_survey[2 * v + 1] = unsigned(s[1]);
-    }
+    for (unsigned v = 0; v < vars; ++v)
+      sp_survey(var_begin.data(), var_edge.data(), negated.data(), ref_message.data(), v, ref_survey.data());
   }
   // The result: the last round's messages, then the surveys.
   std::vector<unsigned> result(message), expect(ref_message);

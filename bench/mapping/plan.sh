@@ -4,7 +4,7 @@
 # (no --budget), each carrying the static rank the mapping model gives it.
 #   bench/mapping/plan.sh [NESTOR] [OUT] [CASES]
 #     defaults: build/cli/nestor, build/bench-mapping, bench/mapping/cases.tsv (the
-#     in-sample cases); bench/mapping/heldout.tsv holds the held-out ones.
+#     in-sample cases); bench/mapping/heldout.tsv and heldout2.tsv hold the held-out ones.
 #   BENCH_GPU (default h100, the GPU the in-sample cases were measured on) is the
 #   .nestor.yaml mapping.gpu every case's plan is ranked for.
 #   BENCH_GPU_PARAMS=FILE (optional): a GPU-parameters file (nestor-gpu-probe's
@@ -22,14 +22,20 @@ gpu="${BENCH_GPU:-h100}"
 mkdir -p "$out"
 reps="${BENCH_REPS:-7}"
 # A held-out set must not share a program or kernel with the in-sample set the
-# model was fitted on (cases.tsv).
-if [ "$cases" != "$here/cases.tsv" ]; then
+# model was fitted on (cases.tsv); any later set (heldout2.tsv) not with the
+# first held-out set either, whose results were read before the model changed.
+cases_abs="$(cd "$(dirname "$cases")" && pwd)/$(basename "$cases")"
+if [ "$cases_abs" != "$here/cases.tsv" ]; then
+  earlier=("$here/cases.tsv")
+  [ "$cases_abs" != "$here/heldout.tsv" ] && earlier+=("$here/heldout.tsv")
   while IFS=$'\t' read -r name source kernel _; do
     case "$name" in ''|'#'*) continue ;; esac
-    if awk -F'\t' -v s="$source" -v k="$kernel" '!/^#/ && ($2 == s || $3 == k) {f=1} END {exit !f}' "$here/cases.tsv"; then
-      echo "plan.sh: $name uses $source ($kernel), an in-sample program or kernel of cases.tsv" >&2
-      exit 2
-    fi
+    for set in "${earlier[@]}"; do
+      if awk -F'\t' -v s="$source" -v k="$kernel" '!/^#/ && ($2 == s || $3 == k) {f=1} END {exit !f}' "$set"; then
+        echo "plan.sh: $name uses $source ($kernel), a program or kernel of $(basename "$set")" >&2
+        exit 2
+      fi
+    done
   done < "$cases"
 fi
 while IFS=$'\t' read -r name source kernel args sizes tolerance rdc skew defines; do
@@ -52,7 +58,7 @@ while IFS=$'\t' read -r name source kernel args sizes tolerance rdc skew defines
     [ -f "$dep" ] && cp "$dep" "$project/"
   done
   # The held-out programs use the loop harness and the graph and tree drivers.
-  case "$source" in bench/mapping/heldout/*)
+  case "$source" in bench/mapping/heldout/*|bench/mapping/heldout2/*)
     cp "$repo/tests/fixtures/loops/loops_harness.cuh" "$repo/examples/graph/graph.h" \
        "$repo/examples/trees/tree.h" "$repo/examples/trees/tree_driver.cuh" "$project/" ;;
   esac

@@ -8,6 +8,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 
+#include <algorithm>
 #include <functional>
 
 namespace nestor {
@@ -19,7 +20,8 @@ void VarianceAnalysis::run(const FunctionDecl *fd) {
   if (!fd->hasBody()) return;
   for (int pass = 0; pass < 12; ++pass) {
     changed_ = false;
-    walk(fd->getBody(), Variance::Constant);
+    control_.clear();
+    walk(fd->getBody());
     if (!changed_) break;
   }
 }
@@ -123,57 +125,88 @@ void VarianceAnalysis::assign(const VarDecl *vd, Variance v, const Expr *rhs) {
   if (rhs && isDataDependent(rhs) && dataVars_.insert(vd).second) changed_ = true;
 }
 
-void VarianceAnalysis::walk(const Stmt *s, Variance ctl) {
+// The control variance an assignment to `vd` inherits: that of the regions
+// entered since `vd` was declared. A variable declared inside a divergent
+// region lives and dies there, so every thread that runs its assignments runs
+// them alike (LLVM's divergence analysis: only values that flow out of a
+// divergent region, through a join or a loop exit, become divergent). A
+// variable declared outside the region (a parameter, a global, an outer
+// local) and assigned in it differs between the threads that took the branch
+// and those that did not.
+Variance VarianceAnalysis::controlSince(const VarDecl *vd) const {
+  size_t from = 0;
+  if (vd)
+    if (auto it = declDepth_.find(vd); it != declDepth_.end()) from = it->second;
+  Variance c = Variance::Constant;
+  for (size_t i = std::min(from, control_.size()); i < control_.size(); ++i) c = join(c, control_[i]);
+  return c;
+}
+
+void VarianceAnalysis::declare(const VarDecl *vd) {
+  if (vd && vd->hasLocalStorage() && !isa<ParmVarDecl>(vd)) declDepth_.try_emplace(vd, control_.size());
+}
+
+void VarianceAnalysis::walkUnder(const Stmt *s, Variance region) {
+  control_.push_back(region);
+  walk(s);
+  control_.pop_back();
+}
+
+void VarianceAnalysis::walk(const Stmt *s) {
   if (!s) return;
   if (auto *ifs = dyn_cast<IfStmt>(s)) {
-    if (ifs->getInit()) walk(ifs->getInit(), ctl);
-    if (ifs->getConditionVariableDeclStmt()) walk(ifs->getConditionVariableDeclStmt(), ctl);
-    walk(ifs->getCond(), ctl);
-    Variance c = join(ctl, of(ifs->getCond()));
-    walk(ifs->getThen(), c);
-    walk(ifs->getElse(), c);
+    if (ifs->getInit()) walk(ifs->getInit());
+    if (ifs->getConditionVariableDeclStmt()) walk(ifs->getConditionVariableDeclStmt());
+    walk(ifs->getCond());
+    Variance c = of(ifs->getCond());
+    walkUnder(ifs->getThen(), c);
+    walkUnder(ifs->getElse(), c);
     return;
   }
   if (auto *fs = dyn_cast<ForStmt>(s)) {
-    walk(fs->getInit(), ctl);
-    Variance c = join(ctl, of(fs->getCond()));
-    walk(fs->getCond(), c);
-    walk(fs->getInc(), c);
-    walk(fs->getBody(), c);
+    walk(fs->getInit());
+    control_.push_back(of(fs->getCond()));
+    walk(fs->getCond());
+    walk(fs->getInc());
+    walk(fs->getBody());
+    control_.pop_back();
     return;
   }
   if (auto *ws = dyn_cast<WhileStmt>(s)) {
-    Variance c = join(ctl, of(ws->getCond()));
-    walk(ws->getCond(), c);
-    walk(ws->getBody(), c);
+    control_.push_back(of(ws->getCond()));
+    walk(ws->getCond());
+    walk(ws->getBody());
+    control_.pop_back();
     return;
   }
   if (auto *ds = dyn_cast<DoStmt>(s)) {
-    Variance c = join(ctl, of(ds->getCond()));
-    walk(ds->getBody(), c);
-    walk(ds->getCond(), c);
+    control_.push_back(of(ds->getCond()));
+    walk(ds->getBody());
+    walk(ds->getCond());
+    control_.pop_back();
     return;
   }
   if (auto *sw = dyn_cast<SwitchStmt>(s)) {
-    walk(sw->getCond(), ctl);
-    walk(sw->getBody(), join(ctl, of(sw->getCond())));
+    walk(sw->getCond());
+    walkUnder(sw->getBody(), of(sw->getCond()));
     return;
   }
   if (auto *co = dyn_cast<ConditionalOperator>(s)) {
-    walk(co->getCond(), ctl);
-    Variance c = join(ctl, of(co->getCond()));
-    walk(co->getTrueExpr(), c);
-    walk(co->getFalseExpr(), c);
+    walk(co->getCond());
+    Variance c = of(co->getCond());
+    walkUnder(co->getTrueExpr(), c);
+    walkUnder(co->getFalseExpr(), c);
     return;
   }
   if (auto *ds = dyn_cast<DeclStmt>(s)) {
     for (const Decl *d : ds->decls())
       if (auto *vd = dyn_cast<VarDecl>(d)) {
+        declare(vd);
         if (vd->hasInit()) {
-          walk(vd->getInit(), ctl);
-          assign(vd, join(ctl, of(vd->getInit())), vd->getInit());
+          walk(vd->getInit());
+          assign(vd, join(controlSince(vd), of(vd->getInit())), vd->getInit());
         } else if (vd->hasLocalStorage()) {
-          assign(vd, ctl, nullptr);
+          assign(vd, controlSince(vd), nullptr);
         }
       }
     return;
@@ -181,22 +214,26 @@ void VarianceAnalysis::walk(const Stmt *s, Variance ctl) {
   if (auto *bo = dyn_cast<BinaryOperator>(s)) {
     if (bo->isAssignmentOp()) {
       const Expr *lhs = bo->getLHS()->IgnoreParenImpCasts();
-      Variance rv = join(ctl, of(bo->getRHS()));
-      if (bo->isCompoundAssignmentOp()) rv = join(rv, of(lhs));
-      if (auto *vd = referencedVar(lhs)) assign(vd, rv, bo->getRHS());
+      if (auto *vd = referencedVar(lhs)) {
+        Variance rv = join(controlSince(vd), of(bo->getRHS()));
+        if (bo->isCompoundAssignmentOp()) rv = join(rv, of(lhs));
+        assign(vd, rv, bo->getRHS());
+      }
     }
   }
   if (auto *uo = dyn_cast<UnaryOperator>(s)) {
     if (uo->isIncrementDecrementOp())
-      if (auto *vd = referencedVar(uo->getSubExpr())) assign(vd, join(ctl, of(uo->getSubExpr())), nullptr);
+      if (auto *vd = referencedVar(uo->getSubExpr()))
+        assign(vd, join(controlSince(vd), of(uo->getSubExpr())), nullptr);
     if (uo->getOpcode() == UO_AddrOf)
       if (auto *vd = referencedVar(uo->getSubExpr())) assign(vd, Variance::ThreadVarying, nullptr); // escapes
   }
   if (auto *oc = dyn_cast<CXXOperatorCallExpr>(s)) {
     if (oc->isAssignmentOp() && oc->getNumArgs() == 2)
-      if (auto *vd = referencedVar(oc->getArg(0))) assign(vd, join(ctl, of(oc->getArg(1))), oc->getArg(1));
+      if (auto *vd = referencedVar(oc->getArg(0)))
+        assign(vd, join(controlSince(vd), of(oc->getArg(1))), oc->getArg(1));
   }
-  for (const Stmt *c : s->children()) walk(c, ctl);
+  for (const Stmt *c : s->children()) walk(c);
 }
 
 } // namespace nestor

@@ -29,6 +29,22 @@ constexpr double kL1LatencyUs = 0.02;  // an L1 hit
 // want it (other warps' lines evict the rest): calibrated on the in-sample
 // row-major MV (bench/mapping cases.tsv `mv`, 4 lanes 1.24x slower than 32).
 constexpr double kL1Reuse = 0.5;
+// A device launch made by a grid that was itself launched from the device (a
+// self-launching recursion) costs this many times one launch of a single
+// level's burst: the levels' launches wait on each other instead of
+// overlapping. Calibrated on the first held-out set's trees (bench/mapping
+// heldout.tsv tree-regular, NVIDIA H200: rec-hier's 273 nested launches
+// took 1.29 ms, 4.7 us each, where 16k launches from one level take 0.5 us
+// each); the measured order there is the level worklist, then block per
+// child, then the original.
+constexpr double kNestedLaunchFactor = 9.4;
+// Whole sectors in runs shorter than a 128-byte line (a warp's load split
+// over several rows, e.g. 8 lanes per row: 4 rows of 32 bytes) reach DRAM
+// as more, smaller requests: bytes cost 1 + kShortRunCost x (1 - run / 128).
+// Calibrated on the first held-out set's row-major MV (128 and 256-thread
+// blocks, NVIDIA H200): 8 lanes per row 1.14x and 16 lanes 1.05x slower
+// than 32, where the bytes moved are the same.
+constexpr double kShortRunCost = 0.16;
 
 std::string us(double v) {
   char buf[32];
@@ -72,7 +88,7 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
   const double residentPerSm = std::min(warps / g.sms, double(g.threadsPerSm) / 32);
   double dramBytesPerStep = 0, linesPerStep = 0, miss = 0, bytesPerStep = 0;
   for (const LoopAccessCost &a : in.accesses) {
-    double runs = 1, runLen = 32, share = 1, reuse = 1;
+    double runs = 1, runLen = 32, share = 1, reuse = 1, sharedLines = 0;
     switch (a.shape) {
     case AccessShape::Coalesced: runs = 1; runLen = 32; break;
     case AccessShape::ThreadContiguous: runs = a.alongLoop ? s.lanes : 1; runLen = s.o; break;
@@ -80,14 +96,24 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
       runs = a.acrossThreads ? s.o : 1;
       runLen = lanesWithWork;
       if (runLen * 4 < 32 && residentPerSm * runs * 32 <= kL1Bytes) reuse = 1 + kL1Reuse * (32 / (runLen * 4) - 1);
+      // The warp's outer iterations walk rows laid out one after another
+      // (row-major `p * T + j`, CSR): rows shorter than a 128-byte line share
+      // lines, so a step's runs touch o x T x 4 / 128 lines, not o (the first
+      // held-out set's 16-element row norms ran at twice the rate one line
+      // per row gave).
+      if (a.acrossThreads && in.T * 4 < 128)
+        sharedLines = std::max(1.0, std::ceil(runs * std::max(1.0, in.T) * 4 / 128));
       break;
     case AccessShape::Strided: runs = 32; runLen = 1; break;
     case AccessShape::Repeated: runs = 1; runLen = lanesWithWork; share = kCachedShare; break;
     case AccessShape::Gather: runs = std::min(32.0, s.o * lanesWithWork); runLen = 1; share = kGatherShare; break;
     }
     const double sectors = runs * std::ceil(runLen * 4 / 32);
-    linesPerStep += runs * std::ceil(runLen * 4 / 128);
-    bytesPerStep += sectors * 32 * share / reuse;
+    const double runCost =
+        runs > 1 && runLen * 4 >= 32 && runLen * 4 < 128 ? 1 + kShortRunCost * (1 - runLen * 4 / 128) : 1;
+    const double lines = runs * std::ceil(runLen * 4 / 128);
+    linesPerStep += sharedLines > 0 ? std::min(lines, sharedLines) : lines;
+    bytesPerStep += sectors * 32 * share / reuse * runCost;
     if (share == 1) dramBytesPerStep += sectors * 32 / reuse;
     miss = std::max(miss, share / reuse); // a step waits for its slowest load
   }
@@ -97,7 +123,13 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
   const double roundFactor = tasks ? 1 + 2 * log2of(32) / kInstrPerStep : 1;
   const double resident = std::min(warps, double(g.sms) * g.threadsPerSm / 32);
   const double stepLatencyUs = (g.latencyUs * miss + kL1LatencyUs) * roundFactor;
-  const double latencyUs = std::ceil(warps / resident) * steps * stepLatencyUs / kLoadsInFlight;
+  // A warp keeps at most its own steps in flight, and its start and its
+  // results' store take one more round trip: a warp of one or two steps
+  // (many slaves on a short row) still pays two latencies per wave (the
+  // first held-out set's 16-element row norms with 32 intra-warp slaves:
+  // 124 waves of warps in 162 us, where steps / loads in flight gave 22 us).
+  const double waves = std::ceil(warps / resident);
+  const double latencyUs = waves * (std::max(1.0, steps / kLoadsInFlight) * stepLatencyUs + g.latencyUs);
   const double bytes = warps * steps * bytesPerStep;
   const double bandwidthUs = bytes / (g.bandwidthGBs * 1000);
   const double lsuUs = warps * steps * linesPerStep / (double(g.sms) * g.clockGhz * 1000);
@@ -225,7 +257,7 @@ Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const G
   // every step of each (a barrier between launches).
   const double blockChainUs = s.blockChain * s.blockChainSteps * g.latencyUs;
   const double memUs = std::max({bytes / (g.bandwidthGBs * 1000), serialLatencyUs, criticalUs, blockChainUs});
-  const double launchUs = s.deviceLaunches * g.deviceLaunchUs;
+  const double launchUs = s.deviceLaunches * g.deviceLaunchUs * (in.recursive ? kNestedLaunchFactor : 1);
   // An aggregated child thread first finds its launch: a binary search over
   // the aggregated records, one dependent load (an L2 hit) per level, in
   // every wave of the aggregated grid (whole child blocks: a child of C

@@ -38,6 +38,7 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
   if (ls.blockValue) cost.childBlock = double(*ls.blockValue);
   else if (auto v = evaluateSize(ls.block, cfg.sizes)) cost.childBlock = std::max(1.0, *v);
   const bool recursive = ls.child == ls.parent;
+  cost.recursive = recursive;
   const std::string parentWhat = "threads of '" + parent->name + "'", childWhat = "child grid of '" + ls.child + "'";
 
   out.ranked.reserve(out.ranked.size() + 100);

@@ -120,6 +120,9 @@ struct LaunchCostInput {
   double childBlock = 0;   ///< threads per block of a child grid (0: unknown, taken as C)
   double skew = 0.5;
   double childBytes = 16;  ///< bytes one child thread reads or writes (assumed)
+  /// The child is the parent kernel itself: its device launches nest, each
+  /// level's launched from grids that the level above launched.
+  bool recursive = false;
   /// The longest of the P children: C for regular sizes, a power-law tail
   /// C x P^skew otherwise (as a loop's longest row, LoopCostInput::wait).
   double longestChild() const;

@@ -7,6 +7,7 @@
 #     in-sample cases); bench/mapping/heldout.tsv and heldout2.tsv hold the held-out ones.
 #   BENCH_GPU (default h100, the GPU the in-sample cases were measured on) is the
 #   .nestor.yaml mapping.gpu every case's plan is ranked for.
+#   BENCH_ONLY=REGEX (optional): plans only the cases whose name matches (grep -E).
 #   BENCH_GPU_PARAMS=FILE (optional): a GPU-parameters file (nestor-gpu-probe's
 #   JSON), copied into every case's project as .nestor/gpu-params.json, the
 #   default path the model reads its figures from (docs/mapping.md).
@@ -40,6 +41,7 @@ if [ "$cases_abs" != "$here/cases.tsv" ]; then
 fi
 while IFS=$'\t' read -r name source kernel args sizes tolerance rdc skew defines; do
   case "$name" in ''|'#'*) continue ;; esac
+  if [ -n "${BENCH_ONLY:-}" ] && ! grep -qE -- "$BENCH_ONLY" <<<"$name"; then continue; fi
   project="$out/projects/$name"
   rm -rf "$project" "$out/$name"
   mkdir -p "$project/nestor"

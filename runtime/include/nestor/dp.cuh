@@ -355,11 +355,19 @@ __device__ bool aggregate_block(const agg_pool<Args>& pool, void (*child)(agg_ba
   const unsigned nwarps = (nthreads + 31) / 32;
   unsigned nb = 0, nt = 0;
   const int kind = want ? detail::classify(grid, block, &nb, &nt) : 0;
-  const unsigned mask = __activemask();
+  // Every thread of the block calls this, but a warp may arrive in pieces
+  // (some lanes still running a child serially in the parent thread, as the
+  // threshold rewrite makes them): __activemask() would then name only the
+  // lanes that arrived together, and each piece would write its own warp's
+  // counts over the other's, losing launches. Wait for the whole warp (the
+  // lanes the block has in it) and count over all of them.
+  const unsigned lanes_here = nthreads - warp * 32 < 32 ? nthreads - warp * 32 : 32;
+  const unsigned mask = lanes_here == 32 ? 0xffffffffu : (1u << lanes_here) - 1u;
+  __syncwarp(mask);
   const unsigned eligible = __ballot_sync(mask, kind == 1);
   unsigned prefix, warp_blocks, warp_threads;
   detail::warp_scan(mask, lane, nb, nt, &prefix, &warp_blocks, &warp_threads);
-  if (lane == __ffs(mask) - 1) {
+  if (lane == 0) {
     s_warp_count[warp] = __popc(eligible);
     s_warp_blocks[warp] = warp_blocks;
     s_warp_threads[warp] = warp_threads;

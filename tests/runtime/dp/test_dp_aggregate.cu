@@ -65,7 +65,18 @@ __global__ void aggregated_child(dp::agg_batch<work_args> batch) {
               ran);
 }
 
-enum mode { kDirect = 0, kWarp = 1, kBlock = 2, kGrid = 3 };
+enum mode { kDirect = 0, kWarp = 1, kBlock = 2, kGrid = 3, kBlockSplit = 4 };
+
+// Work of a data-dependent length, as a child run serially in its parent
+// thread (the threshold rewrite) does before the block's aggregated launch:
+// the warp reaches aggregate_block in pieces.
+__device__ unsigned g_split_sink;
+__device__ void serial_detour(unsigned i, const launch_spec& s) {
+  unsigned acc = 0;
+  const unsigned steps = 64u + (i * 2654435761u >> 22);  // up to ~1100, differs per lane
+  for (unsigned k = 0; k < steps; ++k) acc = acc * 1664525u + k + s.args.id;
+  if (acc == 0x12345678u) atomicAdd(&g_split_sink, 1u);  // keeps the loop
+}
 
 __device__ unsigned* g_direct_launch_errors;
 
@@ -78,10 +89,11 @@ __device__ void launch_direct(const launch_spec& s) {
 template <int Mode>
 __global__ void parent(dp::agg_pool<work_args> pool, const launch_spec* specs, unsigned n, int* outcome) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if constexpr (Mode == kBlock) {
+  if constexpr (Mode == kBlock || Mode == kBlockSplit) {
     // Block granularity is called by every thread of the block.
     const bool want = i < n;
     const launch_spec s = want ? specs[i] : launch_spec{dim3(0), dim3(0), {}};
+    if (Mode == kBlockSplit && want && i % 3 != 0) serial_detour(i, s);
     const bool ok = dp::aggregate_block(pool, aggregated_child, want, s.grid, s.block, s.args);
     if (want) {
       if (!ok) launch_direct(s);
@@ -194,6 +206,7 @@ static run_result run(int mode, unsigned n, unsigned capacity) {
     case kDirect: parent<kDirect><<<blocks, threads>>>(pool, d_specs, n, d_outcome); break;
     case kWarp: parent<kWarp><<<blocks, threads>>>(pool, d_specs, n, d_outcome); break;
     case kBlock: parent<kBlock><<<blocks, threads>>>(pool, d_specs, n, d_outcome); break;
+    case kBlockSplit: parent<kBlockSplit><<<blocks, threads>>>(pool, d_specs, n, d_outcome); break;
     case kGrid: parent<kGrid><<<blocks, threads>>>(pool, d_specs, n, d_outcome); break;
   }
   NESTOR_CUDA_CHECK(cudaGetLastError());
@@ -380,6 +393,8 @@ int main() {
   test_granularity(kWarp, "warp overflow", n, 700, true);
   test_granularity(kBlock, "block", n, 1u << 16, false);
   test_granularity(kBlock, "block overflow", n, 700, true);
+  test_granularity(kBlockSplit, "block, warps split", n, 1u << 16, false);
+  test_granularity(kBlockSplit, "block, warps split, overflow", n, 700, true);
   test_granularity(kGrid, "grid", n, 1u << 16, false);
   test_granularity(kGrid, "grid overflow", n, 700, true);
   test_grid_slots_under_contention(200000, 1u << 18);

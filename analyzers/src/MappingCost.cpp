@@ -123,13 +123,14 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
   const double roundFactor = tasks ? 1 + 2 * log2of(32) / kInstrPerStep : 1;
   const double resident = std::min(warps, double(g.sms) * g.threadsPerSm / 32);
   const double stepLatencyUs = (g.latencyUs * miss + kL1LatencyUs) * roundFactor;
-  // A warp keeps at most its own steps in flight, and its start and its
-  // results' store take one more round trip: a warp of one or two steps
-  // (many slaves on a short row) still pays two latencies per wave (the
-  // first held-out set's 16-element row norms with 32 intra-warp slaves:
-  // 124 waves of warps in 162 us, where steps / loads in flight gave 22 us).
+  // A warp keeps at most its own steps in flight, and the start and the
+  // results' store of each of its n outer iterations take one more round
+  // trip: a warp of one or two steps (many slaves on a short row) still
+  // pays two latencies per wave (the first held-out set's 16-element row
+  // norms with 32 intra-warp slaves: 124 waves of warps in 162 us, where
+  // steps / loads in flight gave 22 us).
   const double waves = std::ceil(warps / resident);
-  const double latencyUs = waves * (std::max(1.0, steps / kLoadsInFlight) * stepLatencyUs + g.latencyUs);
+  const double latencyUs = waves * (std::max(1.0, steps / kLoadsInFlight) * stepLatencyUs + n * g.latencyUs);
   const double bytes = warps * steps * bytesPerStep;
   const double bandwidthUs = bytes / (g.bandwidthGBs * 1000);
   const double lsuUs = warps * steps * linesPerStep / (double(g.sms) * g.clockGhz * 1000);

@@ -200,3 +200,46 @@ TEST(Analysis, ImplicitIncludesOnlyPreambleIsSharedAcrossLeadingLines) {
   }
   EXPECT_EQ(perText.builds(), 2u);
 }
+
+// A value is per-thread when it is computed from one, or assigned under a
+// thread-dependent condition entered after its declaration: a loop counter
+// declared inside `if (col < ncols)` is the same in every thread that runs the
+// loop (x[row] is one element for the whole warp), an outer local assigned in
+// that branch is not (the threads that skipped it keep the old value).
+TEST(Analysis, DivergentBranchMakesOnlyOuterVariablesPerThread) {
+  TempDir d;
+  AnalysisOptions o;
+  o.flags.cudaPath = "none";
+  auto tu = analyzeFile(d.file("tmv.cu", "__global__ void k(const float *A, const float *x, float *y, int nrows, int ncols) {\n"
+                                         "  int col = blockIdx.x * 128 + threadIdx.x;\n"
+                                         "  int last = 0;\n"
+                                         "  if (col < ncols) {\n"
+                                         "    float s = 0.0f;\n"
+                                         "    for (int row = 0; row < nrows; row++) s += A[(size_t)row * ncols + col] * x[row];\n"
+                                         "    y[col] = s;\n"
+                                         "    last = nrows;\n"
+                                         "  }\n"
+                                         "  for (int j = 0; j < last; ++j) y[j] += 1.0f;\n"
+                                         "}\n"),
+                        o);
+  ASSERT_TRUE(bool(tu));
+  const FileModel &m = (*tu)->model();
+  ASSERT_EQ(m.loops.size(), 2u);
+  const LoopSite &inner = m.loops[0];
+  EXPECT_EQ(inner.tripCount, TripCountClass::Uniform);
+  bool sawA = false, sawX = false;
+  for (const ArrayAccess &a : inner.accesses) {
+    if (a.array == "A") {
+      sawA = true;
+      EXPECT_TRUE(a.dependsOnThread);
+      EXPECT_TRUE(a.threadContiguous);
+    }
+    if (a.array == "x") {
+      sawX = true;
+      EXPECT_FALSE(a.dependsOnThread) << "x[row]: row is the same in every thread that runs the loop";
+    }
+  }
+  EXPECT_TRUE(sawA);
+  EXPECT_TRUE(sawX);
+  EXPECT_EQ(m.loops[1].tripCount, TripCountClass::Irregular) << "'last' differs between the threads that took the branch and the rest";
+}

@@ -324,13 +324,16 @@ private:
   }
 
   static QualType elementOf(QualType t) {
+    // Invalid code (a recovery expression, an undeclared name) can leave an
+    // expression without a type: no element type, and no crash.
+    if (t.isNull()) return t;
     t = t.getNonReferenceType();
-    while (true) {
+    while (!t.isNull()) {
       if (t->isPointerType()) t = t->getPointeeType();
       else if (const ArrayType *at = t->getAsArrayTypeUnsafe()) t = at->getElementType();
       else break;
     }
-    return t.getUnqualifiedType().getCanonicalType();
+    return t.isNull() ? t : t.getUnqualifiedType().getCanonicalType();
   }
 
   Root rootOfVar(const VarDecl *vd, const Expr *ref) const {

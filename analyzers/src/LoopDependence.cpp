@@ -328,12 +328,12 @@ private:
     // expression without a type: no element type, and no crash.
     if (t.isNull()) return t;
     t = t.getNonReferenceType();
-    while (!t.isNull()) {
+    while (true) {
       if (t->isPointerType()) t = t->getPointeeType();
       else if (const ArrayType *at = t->getAsArrayTypeUnsafe()) t = at->getElementType();
       else break;
     }
-    return t.isNull() ? t : t.getUnqualifiedType().getCanonicalType();
+    return t.getUnqualifiedType().getCanonicalType();
   }
 
   Root rootOfVar(const VarDecl *vd, const Expr *ref) const {

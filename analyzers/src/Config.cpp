@@ -16,7 +16,7 @@ struct RawMapping {
   std::optional<std::string> gpuParams;
   std::optional<unsigned> sms, threadsPerSm, registersPerThread;
   std::optional<double> defaultTrip, defaultThreads, skew, launchCost;
-  std::optional<double> bandwidth, deviceLaunchUs, kernelUs, latencyUs, clockGhz;
+  std::optional<double> bandwidth, deviceLaunchUs, deviceLaunchLatencyUs, kernelUs, latencyUs, clockGhz;
   std::map<std::string, std::string> sizes, weights, pin;
 };
 struct RawConfig {
@@ -59,6 +59,7 @@ template <> struct MappingTraits<RawMapping> {
     io.mapOptional("launch_cost", m.launchCost);
     io.mapOptional("bandwidth_gbs", m.bandwidth);
     io.mapOptional("device_launch_us", m.deviceLaunchUs);
+    io.mapOptional("device_launch_latency_us", m.deviceLaunchLatencyUs);
     io.mapOptional("kernel_us", m.kernelUs);
     io.mapOptional("latency_us", m.latencyUs);
     io.mapOptional("clock_ghz", m.clockGhz);
@@ -163,6 +164,7 @@ llvm::Error readMapping(const RawMapping &raw, llvm::StringRef path, MappingConf
   // The cost model's physical figures of the GPU (docs/mapping.md, "Estimated time").
   if (auto e = positive(raw.bandwidth, "bandwidth_gbs", out.gpu.bandwidthGBs)) return e;
   if (auto e = positive(raw.deviceLaunchUs, "device_launch_us", out.gpu.deviceLaunchUs)) return e;
+  if (auto e = positive(raw.deviceLaunchLatencyUs, "device_launch_latency_us", out.gpu.deviceLaunchLatencyUs)) return e;
   if (auto e = positive(raw.kernelUs, "kernel_us", out.gpu.kernelUs)) return e;
   if (auto e = positive(raw.latencyUs, "latency_us", out.gpu.latencyUs)) return e;
   if (auto e = positive(raw.clockGhz, "clock_ghz", out.gpu.clockGhz)) return e;

@@ -45,6 +45,13 @@ constexpr double kNestedLaunchFactor = 9.4;
 // blocks, NVIDIA H200): 8 lanes per row 1.14x and 16 lanes 1.05x slower
 // than 32, where the bytes moved are the same.
 constexpr double kShortRunCost = 0.16;
+// A child thread's step run block-wide (a queued child drained by a block)
+// is this many dependent loads: an index, then the gather or atomic it
+// names. Calibrated on the training sets' power-law launches (bench/mapping
+// neighbour sum, BFS, two-hop counts, NVIDIA H200): dbuf-global-launch
+// measured 1.2-2.0x slower than aggregate-grid, about the hub's block-wide
+// chain at two loads a step.
+constexpr double kChildStepLoads = 2;
 
 std::string us(double v) {
   char buf[32];
@@ -237,7 +244,9 @@ Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const G
   const double serial = work * s.serialShare;
   const double parallel = work - serial;
   const double wait = 1 + in.skew * log2of(32);
-  const double coalescedBytes = parallel * in.childBytes, serialBytes = serial * in.childBytes * 8 * wait;
+  const double steps = std::max(1.0, in.childSteps);
+  const double coalescedBytes = parallel * in.childBytes * steps,
+               serialBytes = serial * in.childBytes * 8 * wait * steps;
   const double bytes = coalescedBytes + serialBytes;
   // Children run serially are latency-bound: waves of parent warps, each
   // waiting for its longest child of 32, and at least the critical path of
@@ -251,13 +260,34 @@ Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const G
     const double limit = s.serialLimit ? double(s.serialLimit) : std::numeric_limits<double>::infinity();
     const double serialWarps = std::max(1.0, in.P / 32);
     const double waves = std::max(1.0, serialWarps / (double(g.sms) * g.threadsPerSm / 32));
-    serialLatencyUs = std::min(limit, in.C * wait) * stepUs * waves;
-    criticalUs = std::min(limit, in.longestChild()) * stepUs;
+    serialLatencyUs = std::min(limit, in.C * wait) * steps * stepUs * waves;
+    criticalUs = std::min(limit, in.longestChild()) * steps * stepUs;
   }
   // A block running its queued launches in turn waits a load's latency for
   // every step of each (a barrier between launches).
-  const double blockChainUs = s.blockChain * s.blockChainSteps * g.latencyUs;
-  const double memUs = std::max({bytes / (g.bandwidthGBs * 1000), serialLatencyUs, criticalUs, blockChainUs});
+  const double blockChainUs = s.blockChain * s.blockChainSteps * steps * kChildStepLoads * g.latencyUs;
+  // The longest queued child run by one block: ceil(size / threads) steps,
+  // each a load's latency, while an aggregated grid spreads it over many
+  // blocks (training: the power-law BFS, SSSP, label propagation and
+  // neighbour counts of bench/mapping, NVIDIA H200: dbuf-global-launch
+  // 1.2-2.2x slower than aggregate-grid where the model had it 2-3x faster).
+  // A child size read from data may exceed the threshold somewhere even
+  // where the mean does not: at least one child of serialLimit + 1 threads.
+  double blockWideUs = 0;
+  if (s.blockWideThreads > 0) {
+    const double longest = std::max(in.longestChild(), double(s.serialLimit) + 1);
+    blockWideUs = std::ceil(longest / s.blockWideThreads) * steps * kChildStepLoads * g.latencyUs;
+  }
+  // Children run as grids: each child thread's steps, in waves of the
+  // resident threads (whole child blocks).
+  double parallelUs = 0;
+  if (parallel > 0 && steps > 1) {
+    const double block = in.childBlock > 0 ? in.childBlock : in.C;
+    const double threads = (1 - s.serialShare) * in.P * std::ceil(in.C / block) * block;
+    parallelUs = std::ceil(threads / (double(g.sms) * g.threadsPerSm)) * steps * stepUs;
+  }
+  const double memUs =
+      std::max({bytes / (g.bandwidthGBs * 1000), serialLatencyUs, criticalUs, blockChainUs, blockWideUs, parallelUs});
   const double launchUs = s.deviceLaunches * g.deviceLaunchUs * (in.recursive ? kNestedLaunchFactor : 1);
   // An aggregated child thread first finds its launch: a binary search over
   // the aggregated records, one dependent load (an L2 hit) per level, in
@@ -275,12 +305,19 @@ Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const G
   }
   const double queueUs = s.queued / (double(g.sms) * 100);
   Estimate e;
-  e.us = memUs + launchUs + searchUs + queueUs + s.kernels * g.kernelUs;
+  // A grid that keeps the launch statement pays the first launch's latency
+  // once (the launch code alone costs little: H200, CUDA 13, a 16k-thread
+  // grid 7.3 us without it, 10.1 us with it untaken, 24.9 us with one launch).
+  const double latencyOnceUs = s.keepsDeviceLaunch ? g.deviceLaunchLatencyUs : 0;
+  e.us = memUs + launchUs + latencyOnceUs + searchUs + queueUs + s.kernels * g.kernelUs;
   if (!explain) return e;
   e.why = human(s.deviceLaunches) + " device launches x " + us(g.deviceLaunchUs) + " = " + us(launchUs) + "; " +
           human(work) + " child threads' work, " + percent(s.serialShare) + " of it serial in parent threads: " +
           us(memUs) + (criticalUs > 0 && memUs == criticalUs ? " (the longest serial child)" : "") +
           (blockChainUs > 0 && memUs == blockChainUs ? " (a block's queued launches, one after another)" : "") +
+          (blockWideUs > 0 && memUs == blockWideUs ? " (the longest child run by one block)" : "") +
+          (parallelUs > 0 && memUs == parallelUs ? " (" + human(steps) + " steps per child thread)" : "") +
+          (latencyOnceUs > 0 ? "; the first launch's latency " + us(latencyOnceUs) : "") +
           (searchUs > 0.05 ? "; parent search " + us(searchUs) : "") + "; " + human(s.kernels) + " kernel(s)";
   return e;
 }

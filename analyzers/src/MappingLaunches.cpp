@@ -39,6 +39,13 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
   else if (auto v = evaluateSize(ls.block, cfg.sizes)) cost.childBlock = std::max(1.0, *v);
   const bool recursive = ls.child == ls.parent;
   cost.recursive = recursive;
+  // A child thread that loops runs its loops' trips in steps (outermost
+  // loops of the child kernel; a recursion's own loops are its levels).
+  if (const Kernel *childKernel = recursive ? nullptr : m.findKernel(ls.child))
+    for (int id : childKernel->loops) {
+      const LoopSite &cl = m.loops[size_t(id)];
+      if (cl.depth == 0) cost.childSteps += loopTrips(m, cl, cfg, out.assumptions).value;
+    }
   const std::string parentWhat = "threads of '" + parent->name + "'", childWhat = "child grid of '" + ls.child + "'";
 
   out.ranked.reserve(out.ranked.size() + 100);
@@ -139,6 +146,7 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
         // Aggregating per grid launches the children's one grid from the host
         // after a pass that gathers them: two more kernels.
         shape.kernels = 1 + (agg == "grid" ? 2 : 0);
+        shape.keepsDeviceLaunch = agg != "grid";
         // A recursion's launches repeat at every level below: removing the
         // parent's launch removes none of theirs.
         if (recursive && shape.deviceLaunches < P) shape.deviceLaunches = P;
@@ -180,6 +188,7 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
     // worklist: no device launch, a host launch per level (log_C of the nodes).
     LaunchShape hier;
     hier.deviceLaunches = P / 2;
+    hier.keepsDeviceLaunch = true;
     addTemplate("recursion-block-per-child", "recursion-block-per-child", 0,
                 "recursion: a block per child, its threads over the grandchildren", hier);
     LaunchShape flat;
@@ -231,6 +240,12 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
         shape.blockChain = std::ceil(P * launchedShare / drainBlocks);
         shape.blockChainSteps = std::max(1.0, std::ceil(std::ceil(C / childBlock) * childBlock / 64));
       }
+      if (std::string(tpl.kind) == "block-buffer") shape.blockWideThreads = B;
+      // Queued children drained by 64-thread blocks (promote.cuh drain_grid),
+      // and dpar-opt's child grid, which runs each delayed child with a
+      // 64-thread block (kBlockMappedThreads).
+      if (std::string(tpl.kind) != "block-buffer") shape.blockWideThreads = 64;
+      shape.keepsDeviceLaunch = std::string(tpl.kind) == "block-launch";
       if (std::string(tpl.kind) == "block-launch")
         shape.deviceLaunches = std::max(1.0, P / B) * (1 - std::pow(1 - launchedShare, std::min(B, std::max(1.0, P))));
       addTemplate(std::string("promoted-") + tpl.kind + "-" + std::to_string(L), std::string("promoted-") + tpl.kind, L,

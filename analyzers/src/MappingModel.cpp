@@ -80,6 +80,7 @@ llvm::Error applyGpuParams(const std::string &path, GpuTarget &gpu) {
   if (auto e = positive("bandwidth_gbs", g.bandwidthGBs, 1e6)) return e;
   if (auto e = positive("kernel_us", g.kernelUs, 1e6)) return e;
   if (auto e = positive("device_launch_us", g.deviceLaunchUs, 1e6)) return e;
+  if (auto e = positive("device_launch_latency_us", g.deviceLaunchLatencyUs, 1e6)) return e;
   if (auto e = positive("latency_us", g.latencyUs, 1e6)) return e;
   if (auto name = o->getString("name")) g.name = name->str();
   gpu = g;
@@ -218,8 +219,20 @@ Count kernelThreads(const FileModel &m, const Kernel &k, const MappingConfig &cf
   // The first host launch decides: this file's, else one in another
   // translation unit of the project (Kernel::externalLaunches, ProjectIndex.h).
   auto fromLaunch = [&](const LaunchSite &ls, const std::string &where) -> Count {
-    std::optional<double> b = ls.blockValue ? std::optional<double>(double(*ls.blockValue)) : evaluateSize(ls.block, cfg.sizes);
-    std::optional<double> g = ls.gridValue ? std::optional<double>(double(*ls.gridValue)) : evaluateSize(ls.grid, cfg.sizes);
+    // A size given for one of the kernel's parameters is the value of the
+    // argument passed for it: `k<<<(size + 127) / 128, 128>>>(..., size)`
+    // with `list_size: 16384` for k's parameter `list_size` sizes the grid
+    // through `size` (a name the sizes do not give otherwise).
+    std::map<std::string, double> sizes = cfg.sizes;
+    for (size_t i = 0; i < k.params.size() && i < ls.args.size(); ++i) {
+      auto given = cfg.sizes.find(k.params[i].name);
+      llvm::StringRef arg = llvm::StringRef(ls.args[i]).trim();
+      bool identifier = !arg.empty() && (std::isalpha(static_cast<unsigned char>(arg[0])) || arg[0] == '_') &&
+                        llvm::all_of(arg, [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+      if (given != cfg.sizes.end() && identifier && !cfg.sizes.count(arg.str())) sizes.emplace(arg.str(), given->second);
+    }
+    std::optional<double> b = ls.blockValue ? std::optional<double>(double(*ls.blockValue)) : evaluateSize(ls.block, sizes);
+    std::optional<double> g = ls.gridValue ? std::optional<double>(double(*ls.gridValue)) : evaluateSize(ls.grid, sizes);
     if (b && *b >= 1) block = unsigned(*b);
     if (b && g && *b >= 1 && *g >= 1) return {*b * *g, false};
     assumptions.push_back("threads of '" + k.name + "': the grid '" + ls.grid + "' of the launch at " + where +

@@ -120,6 +120,10 @@ struct LaunchCostInput {
   double childBlock = 0;   ///< threads per block of a child grid (0: unknown, taken as C)
   double skew = 0.5;
   double childBytes = 16;  ///< bytes one child thread reads or writes (assumed)
+  /// Dependent steps one child thread runs: 1 for a straight-line body, plus
+  /// the trip counts of the child kernel's loops (a triangle count's
+  /// intersection walks a list in every child thread).
+  double childSteps = 1;
   /// The child is the parent kernel itself: its device launches nest, each
   /// level's launched from grids that the level above launched.
   bool recursive = false;
@@ -141,6 +145,13 @@ struct LaunchShape {
   double blockChain = 0;   ///< queued launches a parent block runs one after another
   double blockChainSteps = 1; ///< block-wide steps of each
   double kernels = 1;      ///< kernels launched from the host
+  /// Threads of the one block that runs a queued child (0: no child runs
+  /// block-wide): its longest child is a chain of ceil(size / threads) steps.
+  double blockWideThreads = 0;
+  /// The child launch statement stays in the parent kernel (a threshold, a
+  /// launch per warp or block, the original): a child over the threshold is
+  /// launched, and the grid waits for it (GpuTarget::deviceLaunchLatencyUs).
+  bool keepsDeviceLaunch = false;
 };
 struct Estimate {
   double us = 0;

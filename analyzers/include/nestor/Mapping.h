@@ -43,6 +43,10 @@ struct GpuTarget {
   // The cost model's physical figures (docs/mapping.md, "Estimated time").
   double bandwidthGBs = 2900;  ///< sustained device-to-device copy bandwidth, GB/s
   double deviceLaunchUs = 0.5; ///< one device-side launch (CUDA 13 / Hopper: ~0.5 us, docs/mapping.md)
+  /// What a grid that launches at all waits for its first child: the launch's
+  /// latency on the critical path, paid once however many launches follow
+  /// (H200, CUDA 13: ~15 us, docs/mapping.md).
+  double deviceLaunchLatencyUs = 15;
   double kernelUs = 2.0;       ///< the shortest kernel: what one more kernel in a variant costs
   double latencyUs = 0.7;      ///< a global load under load (Little's law: bytes in flight / latency)
   double clockGhz = 1.75;      ///< SM clock: 4 warp instructions per SM per cycle
@@ -55,7 +59,7 @@ inline constexpr const char *kDefaultGpuParamsPath = ".nestor/gpu-params.json";
 /// Reads a GPU-parameters file (the JSON nestor-gpu-probe writes: schema
 /// "nestor-gpu-params", keys sms, threads_per_sm, registers_per_sm,
 /// shared_per_block, clock_ghz, bandwidth_gbs, kernel_us, device_launch_us,
-/// latency_us, each optional) over `gpu`. Errors name the file and the key.
+/// device_launch_latency_us, latency_us, each optional) over `gpu`. Errors name the file and the key.
 llvm::Error applyGpuParams(const std::string &path, GpuTarget &gpu);
 
 /// Intrinsic weights of the soft constraints (the paper's alpha).

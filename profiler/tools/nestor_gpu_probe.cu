@@ -12,6 +12,10 @@
 //   device_launch_us  one device-side launch: a parent grid whose every
 //                     thread launches a one-warp child, minus the same parent
 //                     without launches, per launch
+//   device_launch_latency_us  what a grid waits for its first device launch:
+//                     a 16k-thread parent whose one thread launches a
+//                     1024-thread child, minus the same parent with the
+//                     launch untaken
 //   latency_us        a global load under load: four warps per SM, every
 //                     thread chasing its own random pointer chain through 256 MiB
 // and reads sms, threads_per_sm, registers_per_sm, shared_per_block and
@@ -84,6 +88,14 @@ __global__ void childKernel(int *sink) {
 // without launching (launch = 0): the difference is the launches' cost.
 __global__ void parentKernel(int *sink, int launch) {
   if (launch) childKernel<<<1, 32>>>(sink);
+  else if (sink && threadIdx.x == 0) atomicAdd(sink, 0);
+}
+
+// One thread of the grid launches a 1024-thread child (launch = 1) or does
+// not (launch = 0; the launch code is there either way): the difference is
+// the latency a grid that launches at all waits for its child.
+__global__ void oneLaunchKernel(int *sink, int launch) {
+  if (blockIdx.x == 0 && threadIdx.x == 0 && launch) childKernel<<<1, 1024>>>(sink);
   else if (sink && threadIdx.x == 0) atomicAdd(sink, 0);
 }
 
@@ -161,6 +173,11 @@ Figures probe(int device) {
     perLaunch.push_back(each);
     launchDetail.push_back({{"launches", parents}, {"with_us", with}, {"without_us", without}, {"per_launch_us", each}});
   }
+  const double oneWith = timeUs([&] { oneLaunchKernel<<<128, 128>>>(sink, 1); }, 9);
+  check(cudaGetLastError(), "parent kernel with one launch");
+  const double oneWithout = timeUs([&] { oneLaunchKernel<<<128, 128>>>(sink, 0); }, 9);
+  check(cudaGetLastError(), "parent kernel with the launch untaken");
+  const double deviceLaunchLatencyUs = std::max(0.0, oneWith - oneWithout);
   check(cudaFree(sink), "cudaFree");
   const double deviceLaunchUs = median(perLaunch);
 
@@ -194,6 +211,7 @@ Figures probe(int device) {
               {"bandwidth_gbs", bandwidthGBs},
               {"kernel_us", kernelUs},
               {"device_launch_us", deviceLaunchUs},
+              {"device_launch_latency_us", deviceLaunchLatencyUs},
               {"latency_us", latencyUs}};
   f.detail = {{"measured", date},
               {"driver_version", driver},
@@ -201,6 +219,7 @@ Figures probe(int device) {
               {"copy", {{"bytes_read_and_written", 2.0 * bytes}, {"us", copyUs}}},
               {"kernel_chain", {{"kernels", chain}, {"us", chainUs}}},
               {"device_launches", launchDetail},
+              {"device_launch_latency", {{"threads", 128 * 128}, {"with_us", oneWith}, {"without_us", oneWithout}}},
               {"pointer_chase", {{"threads", chaseThreads}, {"steps", steps}, {"us", chaseUs}}}};
   return f;
 }
@@ -261,7 +280,8 @@ int main(int argc, char **argv) {
   }
   // Figures a cost model cannot use (a failed or meaningless measurement)
   // are an error, never a file.
-  for (const char *key : {"bandwidth_gbs", "kernel_us", "device_launch_us", "latency_us", "clock_ghz"})
+  for (const char *key : {"bandwidth_gbs", "kernel_us", "device_launch_us", "device_launch_latency_us", "latency_us",
+                          "clock_ghz"})
     if (!(f.params[key].get<double>() > 0)) {
       std::fprintf(stderr, "nestor-gpu-probe: measured %s = %g, not a usable figure\n", key,
                    f.params[key].get<double>());

@@ -21,6 +21,7 @@ RANGES = {
     "bandwidth_gbs": (50, 50000),
     "kernel_us": (0.3, 200),
     "device_launch_us": (0.01, 100),
+    "device_launch_latency_us": (0.5, 1000),
     "latency_us": (0.05, 20),
 }
 

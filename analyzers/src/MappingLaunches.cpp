@@ -207,7 +207,8 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
       {"block-launch", "children up to L threads in the parent thread, one device launch per parent block for the rest", 1}};
   for (const Template &tpl : templates)
     for (unsigned L : {32u, 64u, 128u, 256u}) {
-      const bool allQueued = std::string(tpl.kind) == "two-queues";
+      const std::string kind = tpl.kind;
+      const bool allQueued = kind == "two-queues";
       // The templates compare a launch's threads as launched (whole child
       // blocks) with L (promote.cuh: launch_threads): with child blocks of
       // Bc threads, only children of at most floor((L - 1) / Bc) x Bc
@@ -227,7 +228,7 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
       // ceil(threads / B) block-wide steps (in-sample neighbour sum on the
       // H200: 256 one-block launches per 256-thread block, 166-188 us for
       // every L, where the model had 25-47 us).
-      if (std::string(tpl.kind) == "block-buffer") {
+      if (kind == "block-buffer") {
         shape.blockChain = std::min(B, std::max(1.0, P)) * launchedShare;
         shape.blockChainSteps = std::max(1.0, std::ceil(std::ceil(C / childBlock) * childBlock / B));
       }
@@ -235,18 +236,17 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
       // 64 threads per SM (promote.cuh drain_grid) takes the queued
       // launches with a block stride, each block its share one after
       // another, ceil(threads / 64) steps each.
-      if (std::string(tpl.kind) == "global-buffer" || allQueued) {
+      if (kind == "global-buffer" || allQueued) {
         const double drainBlocks = 16.0 * cfg.gpu.sms;
         shape.blockChain = std::ceil(P * launchedShare / drainBlocks);
         shape.blockChainSteps = std::max(1.0, std::ceil(std::ceil(C / childBlock) * childBlock / 64));
       }
-      if (std::string(tpl.kind) == "block-buffer") shape.blockWideThreads = B;
-      // Queued children drained by 64-thread blocks (promote.cuh drain_grid),
-      // and dpar-opt's child grid, which runs each delayed child with a
-      // 64-thread block (kBlockMappedThreads).
-      if (std::string(tpl.kind) != "block-buffer") shape.blockWideThreads = 64;
-      shape.keepsDeviceLaunch = std::string(tpl.kind) == "block-launch";
-      if (std::string(tpl.kind) == "block-launch")
+      // A queued child runs block-wide: in the block buffer by the parent's
+      // block; otherwise by a 64-thread block (promote.cuh drain_grid, and
+      // dpar-opt's child grid: kBlockMappedThreads).
+      shape.blockWideThreads = kind == "block-buffer" ? B : 64;
+      shape.keepsDeviceLaunch = kind == "block-launch";
+      if (kind == "block-launch")
         shape.deviceLaunches = std::max(1.0, P / B) * (1 - std::pow(1 - launchedShare, std::min(B, std::max(1.0, P))));
       addTemplate(std::string("promoted-") + tpl.kind + "-" + std::to_string(L), std::string("promoted-") + tpl.kind, L,
                   [&] { return std::string(tpl.what) + " (L = " + std::to_string(L) + ")"; }, shape);

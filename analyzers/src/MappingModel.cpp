@@ -4,6 +4,7 @@
 // higher degree of parallelism).
 #include "MappingParts.h"
 
+#include "clang/Basic/CharInfo.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -227,9 +228,8 @@ Count kernelThreads(const FileModel &m, const Kernel &k, const MappingConfig &cf
     for (size_t i = 0; i < k.params.size() && i < ls.args.size(); ++i) {
       auto given = cfg.sizes.find(k.params[i].name);
       llvm::StringRef arg = llvm::StringRef(ls.args[i]).trim();
-      bool identifier = !arg.empty() && (std::isalpha(static_cast<unsigned char>(arg[0])) || arg[0] == '_') &&
-                        llvm::all_of(arg, [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-      if (given != cfg.sizes.end() && identifier && !cfg.sizes.count(arg.str())) sizes.emplace(arg.str(), given->second);
+      if (given != cfg.sizes.end() && clang::isValidAsciiIdentifier(arg) && !cfg.sizes.count(arg.str()))
+        sizes.emplace(arg.str(), given->second);
     }
     std::optional<double> b = ls.blockValue ? std::optional<double>(double(*ls.blockValue)) : evaluateSize(ls.block, sizes);
     std::optional<double> g = ls.gridValue ? std::optional<double>(double(*ls.gridValue)) : evaluateSize(ls.grid, sizes);

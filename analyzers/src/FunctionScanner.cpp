@@ -2,7 +2,7 @@
 // branches enclose a statement, and whether only one thread of the block runs
 // it (`if (threadIdx.x == 0)`, or after `if (threadIdx.x != 0) return;`).
 #include "FunctionScanner.h"
-#include "AstText.h"
+#include "nestor/AstText.h"
 #include "ExprPatterns.h"
 #include "nestor/StatementEffects.h"
 

@@ -2,7 +2,7 @@
 // parameters, `__launch_bounds__`, shared and thread-local arrays, the CUDA
 // constructs in its body (StatementEffects), and whether it is recursive.
 #include "ModelParts.h"
-#include "AstText.h"
+#include "nestor/AstText.h"
 #include "nestor/CrashRecovery.h"
 #include "nestor/CudaSemantics.h"
 #include "nestor/StatementEffects.h"

@@ -3,7 +3,7 @@
 // of the launch. Whether the child can be serialised is judged once every
 // function is known (LaunchJudgement.cpp).
 #include "FunctionScanner.h"
-#include "AstText.h"
+#include "nestor/AstText.h"
 #include "ModelBuilder.h"
 #include "ModelParts.h"
 #include "nestor/CudaSemantics.h"

@@ -3,7 +3,7 @@
 // reductions, scans, privatised scalars, loop-carried dependences, and the
 // CUDA constructs inside (StatementEffects).
 #include "FunctionScanner.h"
-#include "AstText.h"
+#include "nestor/AstText.h"
 #include "ExprPatterns.h"
 #include "nestor/StatementEffects.h"
 #include "LoopDependence.h"

@@ -6,7 +6,7 @@
 // of the roots it may alias. What is not proven safe is a dependence: the
 // analysis never answers "independent" because it could not see a write.
 #include "LoopDependence.h"
-#include "AstText.h"
+#include "nestor/AstText.h"
 #include "ExprPatterns.h"
 #include "nestor/CudaSemantics.h"
 #include "nestor/StatementEffects.h"

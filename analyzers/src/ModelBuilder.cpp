@@ -14,7 +14,7 @@
 #include "ModelBuilder.h"
 #include "FunctionScanner.h"
 #include "ModelParts.h"
-#include "AstText.h"
+#include "nestor/AstText.h"
 #include "nestor/CrashRecovery.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"

@@ -7,7 +7,7 @@
 // rec-flat map the children to other threads and run the levels in another
 // order, which is only the same computation for this shape.
 #include "nestor/Recursion.h"
-#include "AstText.h"
+#include "nestor/AstText.h"
 #include "RecursionPatterns.h"
 #include "ExprPatterns.h"
 #include "ModelParts.h"

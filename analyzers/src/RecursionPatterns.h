@@ -3,7 +3,7 @@
 // first-thread guard, the parameters a body writes through. Internal to
 // analyzers/src.
 #pragma once
-#include "AstText.h"
+#include "nestor/AstText.h"
 #include "nestor/CudaSemantics.h"
 #include "nestor/StatementEffects.h"
 

@@ -4,7 +4,7 @@
 #include "nestor/StatementEffects.h"
 #include "nestor/CudaSemantics.h"
 
-#include "AstText.h"
+#include "nestor/AstText.h"
 #include "ExprPatterns.h"
 
 #include "clang/AST/ASTContext.h"

@@ -1,7 +1,7 @@
 // Thesis §3.1.3: the number of child threads is the N inside the ceiling
 // division that computes the grid (Fig. 3.2 (a)-(f)). Heuristic by nature; the
 // result only decides between launching and serialising, never correctness.
-#include "AstText.h"
+#include "nestor/AstText.h"
 #include "ModelBuilder.h"
 #include "nestor/DefUse.h"
 

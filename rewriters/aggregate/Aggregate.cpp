@@ -18,7 +18,7 @@
 //     (grid) after it the host launches the aggregated child.
 #include "../dp_common/DpCommon.h"
 #include "nestor/EditSet.h"
-#include "../../analyzers/src/AstText.h"
+#include "nestor/AstText.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"

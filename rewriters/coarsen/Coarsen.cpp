@@ -16,7 +16,7 @@
 // which is why every launch of it must be this one.
 #include "../dp_common/DpCommon.h"
 #include "nestor/EditSet.h"
-#include "../../analyzers/src/AstText.h"
+#include "nestor/AstText.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"

@@ -1,7 +1,7 @@
 #include "DpCommon.h"
 #include "nestor/CudaSemantics.h"
 
-#include "../../analyzers/src/AstText.h"
+#include "nestor/AstText.h"
 #include "nestor/Inference.h"
 
 #include "clang/AST/ASTContext.h"

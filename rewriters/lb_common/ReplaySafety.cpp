@@ -7,7 +7,7 @@
 
 #include "nestor/StatementEffects.h"
 
-#include "../../analyzers/src/AstText.h"
+#include "nestor/AstText.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"

@@ -28,7 +28,7 @@
 #include "nestor/Inference.h"
 #include "nestor/StatementEffects.h"
 
-#include "../../analyzers/src/AstText.h"
+#include "nestor/AstText.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"

@@ -5,7 +5,7 @@
 
 #include "nestor/StatementEffects.h"
 
-#include "../../analyzers/src/AstText.h"
+#include "nestor/AstText.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"

@@ -23,7 +23,7 @@
 #include "nestor/EditSet.h"
 #include "../rec_common/RecCommon.h"
 
-#include "../../analyzers/src/AstText.h"
+#include "nestor/AstText.h"
 
 #include "clang/AST/ExprCXX.h"
 

@@ -20,7 +20,7 @@
 #include "nestor/Papers.h"
 #include "nestor/EditSet.h"
 
-#include "../../analyzers/src/AstText.h"
+#include "nestor/AstText.h"
 
 namespace nestor {
 namespace {

@@ -15,7 +15,7 @@
 // Offered only for serialisable children (LaunchSite::serializable).
 #include "../dp_common/DpCommon.h"
 #include "nestor/EditSet.h"
-#include "../../analyzers/src/AstText.h"
+#include "nestor/AstText.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"

@@ -4,7 +4,7 @@
 #include "nestor/DefUse.h"
 #include "nestor/StatementEffects.h"
 
-#include "../../analyzers/src/AstText.h"
+#include "nestor/AstText.h"
 
 #include "clang/AST/Stmt.h"
 

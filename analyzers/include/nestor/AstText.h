@@ -1,4 +1,5 @@
-// Small helpers to turn AST nodes into source text and spans.
+// Small helpers to turn AST nodes into source text and spans; public because
+// the rewriters build their edits from the same spans the analysis reports.
 #pragma once
 #include "nestor/Model.h"
 

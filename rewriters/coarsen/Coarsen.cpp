@@ -28,13 +28,19 @@ using namespace dprw;
 class Coarsen final : public Rewrite {
 public:
   const char *id() const override { return "coarsen"; }
+  /// Coarsening helps only with aggregation or a threshold (thesis Fig. 5.1-5.3).
+  const RewriteInfo &info() const override {
+    static const RewriteInfo i{false, {{{"coarsen", "aggregate"}, 4}, {{"coarsen"}, 6}}, {{"coarsen", "factor", {{"strategy", "1"}}}}};
+    return i;
+  }
   RewriteTarget::Kind targetKind() const override { return RewriteTarget::Kind::Launch; }
   const char *summary() const override {
     return "Make each child block run NESTOR_CFACTOR original blocks (thesis Fig. 3.4 strategies)";
   }
   std::vector<ParamSpec> params() const override {
     return {{"factor", {}, "", "default of NESTOR_CFACTOR written into the file (-D still overrides); empty: the "
-                                "runtime's default (4)"},
+                                "runtime's default (4)",
+             /*preferred: small factors help, large ones hurt (thesis §5.4)*/ "2"},
             {"strategy", {"1", "2", "3"}, "1",
              "1: stride by the coarse grid; 2: a contiguous run of blocks; 3: a loop over the factor"}};
   }

@@ -16,6 +16,11 @@ namespace {
 class CteImpl final : public Rewrite {
 public:
   const char *id() const override { return "cte"; }
+  /// CTE's workload is irregular inner loops: first after sub-warp there.
+  const RewriteInfo &info() const override {
+    static const RewriteInfo i{false, {{{"cte"}, 2, 1}}, {{"warp-tasks"}}};
+    return i;
+  }
   RewriteTarget::Kind targetKind() const override { return RewriteTarget::Kind::Loop; }
   const char *summary() const override {
     return "Collaborative Task Engagement: the warp shares the fine tasks of an irregular reduction loop";

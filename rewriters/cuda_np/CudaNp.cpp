@@ -16,6 +16,15 @@ const std::vector<std::string> kSlaves = {"2", "4", "8", "16", "32"};
 class NpImpl final : public Rewrite {
 public:
   const char *id() const override { return "np"; }
+  /// CUDA-NP targets loops whose trip count is the block's; on irregular
+  /// loops sub-warp and CTE come first. Its slaves run along y (inter-warp)
+  /// or in the master's warp (intra-warp).
+  const RewriteInfo &info() const override {
+    static const RewriteInfo i{false,
+                               {{{"np"}, 0, 2}},
+                               {{"y", "slaves", {{"np_type", "inter"}}}, {"lanes", "slaves", {{"np_type", "intra"}}}}};
+    return i;
+  }
   RewriteTarget::Kind targetKind() const override { return RewriteTarget::Kind::Loop; }
   const char *summary() const override {
     return "CUDA-NP: spread a parallel loop over a master thread and its slave threads";
@@ -29,6 +38,18 @@ public:
     for (const char *type : {"inter", "intra"})
       for (const std::string &s : kSlaves) v.push_back({{"slaves", s}, {"np_type", type}});
     return v;
+  }
+  /// The pragma's clauses where it gives them (CUDA-NP's num_threads and
+  /// np_type), else 4 slaves inter-warp: the value config() uses when the
+  /// parameter is left empty.
+  std::optional<std::string> preferredValue(const ParamSpec &spec, const FileModel &m,
+                                            const RewriteTarget &t) const override {
+    if (t.kind != RewriteTarget::Kind::Loop || t.id < 0 || size_t(t.id) >= m.loops.size()) return Rewrite::preferredValue(spec, m, t);
+    const LoopSite &loop = m.loops[size_t(t.id)];
+    const NpPragma *pragma = loop.pragma >= 0 && size_t(loop.pragma) < m.pragmas.size() ? &m.pragmas[size_t(loop.pragma)] : nullptr;
+    if (spec.name == "slaves") return pragma && pragma->numThreads ? std::to_string(*pragma->numThreads) : "4";
+    if (spec.name == "np_type") return pragma && pragma->npType == NpType::Intra ? "intra" : "inter";
+    return Rewrite::preferredValue(spec, m, t);
   }
   std::string title(const RewriteParams &p) const override {
     auto s = p.count("slaves") && !p.at("slaves").empty() ? p.at("slaves") : std::string("4");

@@ -12,6 +12,10 @@ namespace {
 class DbufGlobalImpl final : public lb::LoadBalanceRewrite {
 public:
   const char *id() const override { return "dbuf-global"; }
+  const RewriteInfo &info() const override {
+    static const RewriteInfo i{false, {}, {{"global-buffer", "lb_threshold"}}};
+    return i;
+  }
   const char *summary() const override {
     return "Delayed buffer in global memory: large rows reduced by a second, block-mapped launch";
   }

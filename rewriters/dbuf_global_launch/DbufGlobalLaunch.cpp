@@ -12,6 +12,10 @@ namespace {
 class DbufGlobalLaunchImpl final : public lb::LaunchTemplateRewrite {
 public:
   const char *id() const override { return "dbuf-global-launch"; }
+  const RewriteInfo &info() const override {
+    static const RewriteInfo i{false, {}, {{"global-buffer", "lb_threshold"}}};
+    return i;
+  }
   const char *summary() const override {
     return "dbuf-global on a device launch: small child grids run in the parent thread, large ones in a block-mapped pass after the parent; removes dynamic parallelism (no -rdc)";
   }

@@ -14,6 +14,10 @@ namespace {
 class DbufSharedImpl final : public lb::LoadBalanceRewrite {
 public:
   const char *id() const override { return "dbuf-shared"; }
+  const RewriteInfo &info() const override {
+    static const RewriteInfo i{false, {}, {{"block-buffer", "lb_threshold"}}};
+    return i;
+  }
   const char *summary() const override {
     return "Delayed buffer in shared memory: large rows block-mapped after the thread-mapped pass, one kernel";
   }

@@ -16,6 +16,10 @@ namespace {
 class DbufSharedLaunchImpl final : public lb::LaunchTemplateRewrite {
 public:
   const char *id() const override { return "dbuf-shared-launch"; }
+  const RewriteInfo &info() const override {
+    static const RewriteInfo i{false, {}, {{"block-buffer", "lb_threshold"}}};
+    return i;
+  }
   const char *summary() const override {
     return "dbuf-shared on a device launch: small child grids run in the parent thread, large ones in the parent's block after "
            "its body; removes dynamic parallelism (no -rdc)";

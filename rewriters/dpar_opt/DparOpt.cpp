@@ -15,6 +15,10 @@ namespace {
 class DparOptImpl final : public lb::LoadBalanceRewrite {
 public:
   const char *id() const override { return "dpar-opt"; }
+  const RewriteInfo &info() const override {
+    static const RewriteInfo i{false, {}, {{"block-launch", "lb_threshold"}}};
+    return i;
+  }
   const char *summary() const override {
     return "Optimised dynamic parallelism: large rows buffered per block, one device launch per block (needs -rdc)";
   }

@@ -15,6 +15,10 @@ namespace {
 class DparOptLaunchImpl final : public lb::LaunchTemplateRewrite {
 public:
   const char *id() const override { return "dpar-opt-launch"; }
+  const RewriteInfo &info() const override {
+    static const RewriteInfo i{false, {}, {{"block-launch", "lb_threshold"}}};
+    return i;
+  }
   const char *summary() const override {
     return "dpar-opt on a device launch: small child grids run in the parent thread, large ones in one device launch per "
            "parent block";

@@ -12,6 +12,10 @@ namespace {
 class DualQueueImpl final : public lb::LoadBalanceRewrite {
 public:
   const char *id() const override { return "dual-queue"; }
+  const RewriteInfo &info() const override {
+    static const RewriteInfo i{false, {}, {{"two-queues", "lb_threshold"}}};
+    return i;
+  }
   const char *summary() const override {
     return "Dual queue: small rows thread-mapped, large rows block-mapped, in separate passes";
   }

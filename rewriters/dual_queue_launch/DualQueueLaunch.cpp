@@ -12,6 +12,10 @@ namespace {
 class DualQueueLaunchImpl final : public lb::LaunchTemplateRewrite {
 public:
   const char *id() const override { return "dual-queue-launch"; }
+  const RewriteInfo &info() const override {
+    static const RewriteInfo i{false, {}, {{"two-queues", "lb_threshold"}}};
+    return i;
+  }
   const char *summary() const override {
     return "dual-queue on a device launch: small child grids in a thread-mapped pass, large ones in a block-mapped pass after the parent; removes dynamic parallelism (no -rdc)";
   }

@@ -652,6 +652,10 @@ llvm::Expected<clang::tooling::Replacements> emit(const AnalyzedTU &tu, const Pl
 class MergePathImpl final : public Rewrite {
 public:
   const char *id() const override { return "merge-path"; }
+  const RewriteInfo &info() const override {
+    static const RewriteInfo i{false, {}, {{"merge-path"}}};
+    return i;
+  }
   RewriteTarget::Kind targetKind() const override { return RewriteTarget::Kind::Loop; }
   const char *summary() const override {
     return "Merge-path split: every block gets the same number of rows + iterations of a CSR reduction loop "

@@ -10,6 +10,11 @@ namespace {
 class InsertNpPragma final : public Rewrite {
 public:
   const char *id() const override { return "np-pragma"; }
+  /// An annotation: the generated code is the original's.
+  const RewriteInfo &info() const override {
+    static const RewriteInfo i{/*annotationOnly=*/true, {}, {}};
+    return i;
+  }
   RewriteTarget::Kind targetKind() const override { return RewriteTarget::Kind::Loop; }
   const char *summary() const override { return "Insert the inferred #pragma np parallel for above a loop"; }
   std::string title(const RewriteParams &) const override { return "Insert #pragma np parallel for"; }

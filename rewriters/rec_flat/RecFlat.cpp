@@ -33,6 +33,10 @@ namespace {
 class RecFlatImpl final : public Rewrite {
 public:
   const char *id() const override { return "rec-flat"; }
+  const RewriteInfo &info() const override {
+    static const RewriteInfo i{false, {}, {{"recursion-levels"}}};
+    return i;
+  }
   RewriteTarget::Kind targetKind() const override { return RewriteTarget::Kind::Launch; }
   const char *summary() const override {
     return "iterative flat recursion: a level-synchronous worklist over the tree's CSR arrays, one thread per "

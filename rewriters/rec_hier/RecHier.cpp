@@ -28,6 +28,10 @@ namespace {
 class RecHierImpl final : public Rewrite {
 public:
   const char *id() const override { return "rec-hier"; }
+  const RewriteInfo &info() const override {
+    static const RewriteInfo i{false, {}, {{"recursion-block-per-child"}}};
+    return i;
+  }
   RewriteTarget::Kind targetKind() const override { return RewriteTarget::Kind::Launch; }
   const char *summary() const override {
     return "hierarchical recursion: block-mapped over a node's children, thread-mapped over its grandchildren, "

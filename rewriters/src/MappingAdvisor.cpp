@@ -40,99 +40,104 @@ std::optional<std::pair<std::string, RewriteParams>> step(const std::string &id,
   return std::make_pair(id, *p);
 }
 
-/// The model's name for the template a rewrite instantiates (MappingLoops.cpp,
-/// MappingLaunches.cpp: the load-balancing and launch templates by how they
-/// hold the long rows, merge-path, the recursion templates); "" for others.
-/// This table and realisationsOf are the one place that knows which rewrite
-/// makes which of the model's mappings.
-std::string templateFamily(const std::string &rewrite, bool isLaunch) {
-  static const std::map<std::string, std::string> loops{{"dual-queue", "two-queues"},
-                                                        {"dbuf-shared", "block-buffer"},
-                                                        {"dbuf-global", "global-buffer"},
-                                                        {"dpar-opt", "block-launch"},
-                                                        {"merge-path", "merge-path"}};
-  static const std::map<std::string, std::string> launches{{"dual-queue-launch", "two-queues"},
-                                                           {"dbuf-shared-launch", "block-buffer"},
-                                                           {"dbuf-global-launch", "global-buffer"},
-                                                           {"dpar-opt-launch", "block-launch"},
-                                                           {"rec-hier", "recursion-block-per-child"},
-                                                           {"rec-flat", "recursion-levels"}};
-  const auto &table = isLaunch ? launches : loops;
-  auto it = table.find(rewrite);
-  return it == table.end() ? "" : it->second;
+/// The mapping a rewrite makes with these parameters (RewriteInfo::realises):
+/// the first whose fixed parameters they have, else its first (a parameter
+/// left empty takes the rewrite's default mapping). Null: it makes none.
+const RealisedMapping *realisedBy(const std::string &rewrite, const RewriteParams &p) {
+  const Rewrite *r = findRewrite(rewrite);
+  if (!r || r->info().realises.empty()) return nullptr;
+  for (const RealisedMapping &rm : r->info().realises) {
+    bool fits = std::all_of(rm.fixedParams.begin(), rm.fixedParams.end(), [&](const auto &kv) {
+      auto it = p.find(kv.first);
+      return it != p.end() && it->second == kv.second;
+    });
+    if (fits) return &rm;
+  }
+  return &r->info().realises.front();
 }
+
+// The model's mapping ids (MappingLoops.cpp, MappingLaunches.cpp): a loop
+// placement with its thread count ("y-4", "lanes-8"), "warp-tasks",
+// "merge-path", a delayed template with its lb_threshold
+// ("delayed-global-buffer-64"); at a launch a promoted template
+// ("promoted-two-queues-32"), a recursion template, or the parts of a
+// threshold/coarsen/aggregate chain ("threshold-128+aggregate-grid").
+bool isLoopPlacement(const std::string &m) { return m == "y" || m == "lanes"; }
+bool isLaunchChainPart(const std::string &m) { return m == "threshold" || m == "coarsen" || m == "aggregate"; }
 
 /// The mapping id a rewrite chain realises (the inverse of realisationsOf).
 std::string mappingIdOf(const std::vector<std::pair<std::string, RewriteParams>> &steps, bool isLaunch) {
-  auto param = [](const RewriteParams &p, const char *k) {
+  auto param = [](const RewriteParams &p, const std::string &k) {
     auto it = p.find(k);
     return it == p.end() ? std::string() : it->second;
   };
-  if (!isLaunch) {
-    if (steps.size() != 1) return "";
-    const auto &[id, p] = steps.front();
-    if (id == "np") return (param(p, "np_type") == "intra" ? "lanes-" : "y-") + param(p, "slaves");
-    if (id == "subwarp") return "lanes-" + param(p, "width");
-    if (id == "cte") return "warp-tasks";
-    if (auto f = templateFamily(id, false); !f.empty())
-      return f == "merge-path" ? f : "delayed-" + f + "-" + param(p, "lb_threshold");
-    return "";
-  }
   if (steps.size() == 1) {
     const auto &[id, p] = steps.front();
-    if (auto f = templateFamily(id, true); !f.empty())
-      return llvm::StringRef(f).starts_with("recursion") ? f : "promoted-" + f + "-" + param(p, "lb_threshold");
+    const RealisedMapping *rm = realisedBy(id, p);
+    if (!rm) return "";
+    const std::string &m = rm->mapping;
+    if (!isLaunch) {
+      if (isLoopPlacement(m)) return m + "-" + param(p, rm->numberParam);
+      if (m == "warp-tasks" || m == "merge-path") return m;
+      return "delayed-" + m + "-" + param(p, rm->numberParam);
+    }
+    if (llvm::StringRef(m).starts_with("recursion")) return m;
+    if (!isLaunchChainPart(m)) return "promoted-" + m + "-" + param(p, rm->numberParam);
   }
-  std::string t, c, a;
+  if (!isLaunch) return "";
+  // A chain's parts, in the order threshold, coarsen, aggregate.
+  std::map<std::string, std::string> parts;
   for (const auto &[id, p] : steps) {
-    if (id == "threshold") t = "threshold-" + param(p, "threshold");
-    else if (id == "coarsen") c = "coarsen-" + param(p, "factor");
-    else if (id == "aggregate") a = "aggregate-" + param(p, "granularity");
-    else return "";
+    const RealisedMapping *rm = realisedBy(id, p);
+    if (!rm || !isLaunchChainPart(rm->mapping)) return "";
+    parts[rm->mapping] = rm->mapping + "-" + param(p, rm->numberParam);
   }
-  std::string out = t;
-  for (const std::string &part : {c, a})
-    if (!part.empty()) out += (out.empty() ? "" : "+") + part;
+  std::string out;
+  for (const char *part : {"threshold", "coarsen", "aggregate"})
+    if (auto it = parts.find(part); it != parts.end()) out += (out.empty() ? "" : "+") + it->second;
   return out;
 }
 } // namespace
 
 std::vector<Realisation> realisationsOf(const Mapping &m, bool isLaunch) {
   std::vector<Realisation> out;
-  auto add = [&](std::vector<std::optional<std::pair<std::string, RewriteParams>>> steps) {
-    Realisation r;
-    for (auto &s : steps) {
-      if (!s) return;
-      r.steps.push_back(std::move(*s));
+  if (!isLaunch && (m.span != 1 || m.split != 1)) return out;
+  // The rewrites that make the mapping, each with the mapping's number in
+  // its parameter: a template (its lb_threshold, when the mapping has one)
+  // or, on loops, a placement (its thread count).
+  const std::string made = !m.family.empty() ? m.family : isLaunch ? std::string() : m.placement;
+  if (!made.empty()) {
+    for (const Rewrite *r : allRewrites()) {
+      if ((r->targetKind() == RewriteTarget::Kind::Launch) != isLaunch) continue;
+      for (const RealisedMapping &rm : r->info().realises) {
+        if (rm.mapping != made) continue;
+        RewriteParams given = rm.fixedParams;
+        unsigned number = isLoopPlacement(made) ? m.slaves : m.lbThreshold;
+        if (!rm.numberParam.empty() && number) given[rm.numberParam] = std::to_string(number);
+        if (auto s = step(r->id(), given)) out.push_back(Realisation{{std::move(*s)}});
+      }
     }
-    out.push_back(std::move(r));
-  };
-  if (!isLaunch) {
-    if (m.span != 1 || m.split != 1) return out;
-    std::string S = std::to_string(m.slaves);
-    if (m.placement == "y") add({step("np", {{"slaves", S}, {"np_type", "inter"}})});
-    if (m.placement == "lanes") {
-      add({step("np", {{"slaves", S}, {"np_type", "intra"}})});
-      add({step("subwarp", {{"width", S}})});
-    }
-    if (m.placement == "warp-tasks") add({step("cte", {})});
-    if (!m.family.empty())
-      for (const Rewrite *r : allRewrites())
-        if (r->targetKind() == RewriteTarget::Kind::Loop && mappingIdOf({{r->id(), {{"lb_threshold", std::to_string(m.lbThreshold)}}}}, false) == m.id)
-          add({step(r->id(), m.lbThreshold ? RewriteParams{{"lb_threshold", std::to_string(m.lbThreshold)}} : RewriteParams{})});
     return out;
   }
-  if (!m.family.empty()) {
-    for (const Rewrite *r : allRewrites())
-      if (r->targetKind() == RewriteTarget::Kind::Launch && mappingIdOf({{r->id(), {{"lb_threshold", std::to_string(m.lbThreshold)}}}}, true) == m.id)
-        add({step(r->id(), m.lbThreshold ? RewriteParams{{"lb_threshold", std::to_string(m.lbThreshold)}} : RewriteParams{})});
-    return out;
+  if (!isLaunch) return out;
+  // A threshold/coarsen/aggregate chain, in the registry's composition order.
+  Realisation chain;
+  for (const Rewrite *r : allRewrites()) {
+    if (r->targetKind() != RewriteTarget::Kind::Launch) continue;
+    for (const RealisedMapping &rm : r->info().realises) {
+      if (!isLaunchChainPart(rm.mapping)) continue;
+      std::string value = rm.mapping == "threshold" ? (m.threshold ? std::to_string(m.threshold) : "")
+                          : rm.mapping == "coarsen" ? (m.coarsen > 1 ? std::to_string(m.coarsen) : "")
+                                                    : m.aggregate;
+      if (value.empty()) continue;
+      RewriteParams given = rm.fixedParams;
+      given[rm.numberParam] = value;
+      auto s = step(r->id(), given);
+      if (!s) return out; // a part the rewrite cannot take: no realisation
+      chain.steps.push_back(std::move(*s));
+    }
   }
-  std::vector<std::optional<std::pair<std::string, RewriteParams>>> steps;
-  if (m.threshold) steps.push_back(step("threshold", {{"threshold", std::to_string(m.threshold)}}));
-  if (m.coarsen > 1) steps.push_back(step("coarsen", {{"factor", std::to_string(m.coarsen)}, {"strategy", "1"}}));
-  if (!m.aggregate.empty()) steps.push_back(step("aggregate", {{"granularity", m.aggregate}}));
-  if (!steps.empty()) add(std::move(steps));
+  if (!chain.steps.empty()) out.push_back(std::move(chain));
   return out;
 }
 
@@ -322,28 +327,20 @@ OfferRanking rankOffers(const AnalyzedTU &tu, const MappingConfig &cfg, const Re
   if (out.advice) out.originalUs = out.advice->target.originalUs;
   // Every variant of every rewrite of the target's kind, from the registry:
   // a rewrite the model has no mapping for is still listed (no estimate).
-  for (const Rewrite *r : allRewrites()) {
-    if (r->targetKind() != t.kind) continue;
-    for (const RewriteParams &v : r->variants()) {
-      auto resolved = resolveParams(*r, v);
-      if (!resolved) {
-        llvm::consumeError(resolved.takeError());
-        continue;
+  for (Offer &offer : offersAt(tu, t)) {
+    RankedOffer o;
+    o.rewrite = offer.rewrite;
+    o.params = std::move(offer.params);
+    const Applicability &a = offer.applicability;
+    o.title = a.titled(o.rewrite->title(o.params));
+    o.applies = a.applies;
+    o.reason = a.applies ? "" : refusalText(a, tu.model().file);
+    if (out.advice)
+      if (const AdvisedMapping *m = out.advice->forSteps({{o.rewrite->id(), o.params}})) {
+        o.mapping = m->mapping;
+        o.estimateUs = m->mapping->estimateUs;
       }
-      Applicability a = r->prepare(tu, t, *resolved);
-      RankedOffer o;
-      o.rewrite = r;
-      o.params = *resolved;
-      o.title = a.titled(r->title(*resolved));
-      o.applies = a.applies;
-      o.reason = a.applies ? "" : refusalText(a, tu.model().file);
-      if (out.advice)
-        if (const AdvisedMapping *m = out.advice->forSteps({{r->id(), *resolved}})) {
-          o.mapping = m->mapping;
-          o.estimateUs = m->mapping->estimateUs;
-        }
-      out.offers.push_back(std::move(o));
-    }
+    out.offers.push_back(std::move(o));
   }
   // Offers that apply, fastest estimate first (no estimate after them), then
   // the refused ones in the registry's order.

@@ -31,6 +31,27 @@ const std::vector<const Rewrite *> &allRewrites() {
   return all;
 }
 
+std::vector<Offer> offersAt(const AnalyzedTU &tu, const RewriteTarget &t, const Rewrite *only, OfferSearch search) {
+  std::vector<Offer> out;
+  for (const Rewrite *r : allRewrites()) {
+    if (r->targetKind() != t.kind || (only && r != only)) continue;
+    for (const RewriteParams &given : r->variants()) {
+      auto params = resolveParams(*r, given);
+      // variants() lists only values params() allows; a mismatch is the
+      // rewrite's own bug, and its variant is not offered.
+      if (!params) {
+        llvm::consumeError(params.takeError());
+        continue;
+      }
+      Applicability a = r->prepare(tu, t, *params);
+      bool stop = a.applies && search == OfferSearch::UntilOneApplies;
+      out.push_back(Offer{r, std::move(*params), std::move(a)});
+      if (stop) return out;
+    }
+  }
+  return out;
+}
+
 namespace {
 /// The engine's answer for the rules (nestor/Offers.h): any variant of the
 /// rewrite applies, or the first variant's refusal.
@@ -38,12 +59,9 @@ OfferAnswer offerAt(const AnalyzedTU &tu, const std::string &id, int loopId) {
   OfferAnswer a;
   const Rewrite *r = findRewrite(id);
   if (!r) { a.reason = "no rewrite '" + id + "'"; return a; }
-  for (const RewriteParams &given : r->variants()) {
-    auto params = resolveParams(*r, given);
-    if (!params) { llvm::consumeError(params.takeError()); continue; }
-    Applicability ap = r->prepare(tu, RewriteTarget{r->targetKind(), loopId}, *params);
-    if (ap.applies) return OfferAnswer{true, "", {}};
-    if (a.reason.empty()) { a.reason = ap.reason; a.where = ap.blocker; }
+  for (const Offer &o : offersAt(tu, RewriteTarget{r->targetKind(), loopId}, r, OfferSearch::UntilOneApplies)) {
+    if (o.applicability.applies) return OfferAnswer{true, "", {}};
+    if (a.reason.empty()) { a.reason = o.applicability.reason; a.where = o.applicability.blocker; }
   }
   return a;
 }

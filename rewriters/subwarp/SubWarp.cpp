@@ -15,6 +15,11 @@ const std::vector<std::string> kWidths = {"2", "4", "8", "16", "32"};
 class SubWarpImpl final : public Rewrite {
 public:
   const char *id() const override { return "subwarp"; }
+  /// Sub-warp decomposition's workload is irregular inner loops: first there.
+  const RewriteInfo &info() const override {
+    static const RewriteInfo i{false, {{{"subwarp"}, 1, 0}}, {{"lanes", "width"}}};
+    return i;
+  }
   RewriteTarget::Kind targetKind() const override { return RewriteTarget::Kind::Loop; }
   const char *summary() const override {
     return "Sub-warp decomposition: W lanes per task for an irregular reduction loop";

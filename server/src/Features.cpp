@@ -60,23 +60,14 @@ proto::Position positionIn(const Snapshot &s, size_t offset) { return s.lines.po
 
 std::vector<RewriteOffer> offersFor(const AnalyzedTU &tu, const RewriteTarget &t) {
   std::vector<RewriteOffer> out;
-  for (const Rewrite *r : allRewrites()) {
-    if (r->targetKind() != t.kind) continue;
-    for (const RewriteParams &given : r->variants()) {
-      auto params = resolveParams(*r, given);
-      if (!params) {
-        llvm::consumeError(params.takeError());
-        continue;
-      }
-      RewriteOffer o;
-      o.rewrite = r;
-      o.params = *params;
-      Applicability a = r->prepare(tu, t, *params);
-      o.title = a.titled(r->title(*params));
-      o.applies = a.applies;
-      o.reason = refusalText(a, tu.model().file);
-      out.push_back(std::move(o));
-    }
+  for (Offer &offer : offersAt(tu, t)) {
+    RewriteOffer o;
+    o.rewrite = offer.rewrite;
+    o.params = std::move(offer.params);
+    o.title = offer.applicability.titled(o.rewrite->title(o.params));
+    o.applies = offer.applicability.applies;
+    o.reason = refusalText(offer.applicability, tu.model().file);
+    out.push_back(std::move(o));
   }
   return out;
 }

@@ -42,58 +42,41 @@ llvm::Error fail(const llvm::Twine &message) { return llvm::createStringError(ll
 
 // ---- the static order --------------------------------------------------------
 //
-// There is no mapping advisor yet, so "most promising" is a fixed order taken
-// from the papers' measurements (docs/profile-planner.md explains each entry).
+// Where the cost model has no estimate, the papers' measured order decides:
+// each rewrite declares the families it heads and their rank (RewriteInfo,
+// docs/profile-planner.md explains each entry).
 
-/// Rewrites that change no generated code (an annotation): timing them would
-/// measure the baseline again.
-bool annotationOnly(const std::string &rewrite) { return rewrite == "np-pragma"; }
+/// The family's id: its rewrites joined by '+'.
+std::string familyId(const RewriteFamily &f) { return llvm::join(f.rewrites, "+"); }
 
-/// Composition chains of the device-launch rewrites, in the thesis' order of
-/// application (§3.3), and the family order for launches: T+C+A is the
-/// thesis' best (43.0x over CDP), T alone 13.4x, A alone 12.1x, C only helps
-/// together with A or T (Fig. 5.1-5.3).
-const std::vector<std::vector<std::string>> &launchChains() {
-  static const std::vector<std::vector<std::string>> chains = {
-      {"threshold", "coarsen", "aggregate"}, {"threshold", "aggregate"}, {"coarsen", "aggregate"}, {"threshold", "coarsen"}};
-  return chains;
-}
-const std::vector<std::string> &launchFamilyOrder() {
-  static const std::vector<std::string> order = {"threshold+coarsen+aggregate", "threshold+aggregate", "threshold",
-                                                 "aggregate", "coarsen+aggregate", "threshold+coarsen", "coarsen"};
-  return order;
-}
-/// Loop families: CTE and sub-warp decomposition target irregular inner
-/// loops (their papers' workloads); CUDA-NP targets loops whose trip count
-/// is the same for the threads of a block.
-std::vector<std::string> loopFamilyOrder(TripCountClass trips) {
-  if (trips == TripCountClass::Irregular) return {"subwarp", "cte", "np"};
-  return {"np", "subwarp", "cte"};
-}
-
-unsigned familyRank(const std::string &family, const std::vector<std::string> &order) {
-  auto it = std::find(order.begin(), order.end(), family);
-  return it == order.end() ? unsigned(order.size() + 100) : unsigned(it - order.begin());
-}
-
-/// The value of each parameter tried first: the papers' best where they
-/// name one, the pragma's clause for CUDA-NP, else the rewrite's default.
-std::optional<std::string> preferredValue(const Rewrite &r, const ParamSpec &spec, const FileModel &m, const RewriteTarget &t) {
-  const std::string id = r.id();
-  if (id == "aggregate" && spec.name == "granularity") return "grid"; // thesis §5.3: the highest granularity wins
-  if (id == "threshold" && spec.name == "threshold") return "128";    // an interior value: §5.3 rises then falls
-  if (id == "coarsen" && spec.name == "factor") return "2";           // §5.4: small factors help, large ones hurt
-  if (id == "np" && t.kind == RewriteTarget::Kind::Loop && size_t(t.id) < m.loops.size()) {
-    const LoopSite &loop = m.loops[size_t(t.id)];
-    const NpPragma *pragma = loop.pragma >= 0 && size_t(loop.pragma) < m.pragmas.size() ? &m.pragmas[size_t(loop.pragma)] : nullptr;
-    if (spec.name == "slaves") return pragma && pragma->numThreads ? std::to_string(*pragma->numThreads) : "4";
-    if (spec.name == "np_type") {
-      if (pragma && pragma->npType == NpType::Intra) return "intra";
-      return "inter";
+/// The rank of the family `id` at a target of kind `kind` whose loop has trip
+/// counts `trips`. A family without a declared rank comes after every ranked
+/// family of its kind (100 + their count, as the static order always had it).
+unsigned familyRank(const std::string &id, RewriteTarget::Kind kind, TripCountClass trips) {
+  unsigned ranked = 0;
+  for (const Rewrite *r : allRewrites()) {
+    if (r->targetKind() != kind) continue;
+    for (const RewriteFamily &f : r->info().families) {
+      if (familyId(f) == id)
+        return trips == TripCountClass::Irregular && f.paperRankOnIrregularLoop ? *f.paperRankOnIrregularLoop : f.paperRank;
+      ++ranked;
     }
   }
-  if (!spec.defaultValue.empty()) return spec.defaultValue;
-  return std::nullopt;
+  return 100 + ranked;
+}
+
+/// The composition chains (families of more than one rewrite) of a target
+/// kind, in their declared rank order.
+std::vector<std::vector<std::string>> chainsOf(RewriteTarget::Kind kind) {
+  std::vector<std::pair<unsigned, std::vector<std::string>>> ranked;
+  for (const Rewrite *r : allRewrites())
+    if (r->targetKind() == kind)
+      for (const RewriteFamily &f : r->info().families)
+        if (f.rewrites.size() > 1) ranked.push_back({f.paperRank, f.rewrites});
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+  std::vector<std::vector<std::string>> out;
+  for (auto &[rank, chain] : ranked) out.push_back(std::move(chain));
+  return out;
 }
 
 /// Distance of a variant from the preferred one: for each parameter that
@@ -114,7 +97,7 @@ unsigned parameterDistance(const Rewrite &r, const RewriteParams &resolved, cons
     auto at = std::find(values.begin(), values.end(), mine->second);
     if (at == values.end()) continue;
     size_t pos = size_t(at - values.begin()), pref = 0;
-    if (auto p = preferredValue(r, spec, m, t)) {
+    if (auto p = r.preferredValue(spec, m, t)) {
       auto pat = std::find(values.begin(), values.end(), *p);
       if (pat != values.end()) pref = size_t(pat - values.begin());
     }
@@ -242,48 +225,35 @@ llvm::Expected<CandidateList> listCandidates(const AnalyzedTU &tu, const Config 
   for (const Target &t : targets) advice.push_back(adviseMappings(tu, config.mapping, t.target, /*checkRealisations=*/false));
   for (size_t ti = 0; ti < targets.size(); ++ti) {
     const Target &t = targets[ti];
-    const bool launch = t.target.kind == RewriteTarget::Kind::Launch;
-    std::vector<std::string> order = launch ? launchFamilyOrder() : loopFamilyOrder(t.trips);
     // Single rewrites, and which variants of each apply (chains start there).
     std::map<std::string, std::vector<std::pair<RewriteParams, unsigned>>> applicable;
-    for (const Rewrite *r : allRewrites()) {
-      if (r->targetKind() != t.target.kind) continue;
-      if (annotationOnly(r->id())) {
-        bool applies = false;
-        for (const RewriteParams &v : r->variants())
-          if (auto resolved = resolveParams(*r, v)) applies |= r->prepare(tu, t.target, *resolved).applies;
-          else llvm::consumeError(resolved.takeError());
-        if (applies && noted.insert(r->id()).second)
+    for (const Offer &o : offersAt(tu, t.target)) {
+      const Rewrite *r = o.rewrite;
+      if (r->info().annotationOnly) {
+        if (o.applicability.applies && noted.insert(r->id()).second)
           list.notes.push_back(std::string(r->id()) + " is not timed: it only annotates the source, so its variant would "
                                                       "measure the baseline again");
         continue;
       }
+      if (!o.applicability.applies) continue;
       std::vector<RewriteParams> grid = r->variants();
-      for (const RewriteParams &v : grid) {
-        auto resolved = resolveParams(*r, v);
-        if (!resolved) {
-          llvm::consumeError(resolved.takeError());
-          continue;
-        }
-        if (!r->prepare(tu, t.target, *resolved).applies) continue;
-        unsigned distance = parameterDistance(*r, *resolved, grid, m, t.target);
-        applicable[r->id()].push_back({*resolved, distance});
-        Candidate c;
-        c.steps = {{r->id(), *resolved}};
-        c.target = t.target;
-        c.kernel = t.kernel;
-        c.line = t.line;
-        c.where = t.where;
-        c.family = r->id();
-        c.distance = distance;
-        c.familyRank = familyRank(c.family, order);
-        c.id = stepLabel(*r, *resolved, grid);
-        listed.push_back({std::move(c), ti, listed.size()});
-      }
+      unsigned distance = parameterDistance(*r, o.params, grid, m, t.target);
+      applicable[r->id()].push_back({o.params, distance});
+      Candidate c;
+      c.steps = {{r->id(), o.params}};
+      c.target = t.target;
+      c.kernel = t.kernel;
+      c.line = t.line;
+      c.where = t.where;
+      c.family = r->id();
+      c.distance = distance;
+      c.familyRank = familyRank(c.family, t.target.kind, t.trips);
+      c.id = stepLabel(*r, o.params, grid);
+      listed.push_back({std::move(c), ti, listed.size()});
     }
-    if (!launch) continue;
-    // Chains: the first rewrite's applicable variants x the later ones' grids.
-    for (const std::vector<std::string> &chain : launchChains()) {
+    // Chains (launch targets): the first rewrite's applicable variants x the
+    // later ones' grids.
+    for (const std::vector<std::string> &chain : chainsOf(t.target.kind)) {
       std::vector<const Rewrite *> rs;
       for (const std::string &id : chain)
         if (const Rewrite *r = findRewrite(id)) rs.push_back(r);
@@ -311,7 +281,7 @@ llvm::Expected<CandidateList> listCandidates(const AnalyzedTU &tu, const Config 
         c.line = t.line;
         c.where = t.where;
         c.family = llvm::join(chain, "+");
-        c.familyRank = familyRank(c.family, order);
+        c.familyRank = familyRank(c.family, t.target.kind, t.trips);
         for (size_t i = 0; i < rs.size(); ++i) {
           const auto &[params, distance] = choices[i][pick[i]];
           c.steps.push_back({rs[i]->id(), params});

@@ -17,6 +17,7 @@
 #include "llvm/Support/Error.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,9 @@ struct ParamSpec {
   std::vector<std::string> values; ///< allowed values; empty: any integer
   std::string defaultValue;
   std::string meaning;
+  /// The value tried first where the papers name a best one (the profile
+  /// planner's order); empty: defaultValue.
+  std::string preferred = "";
 };
 
 struct Applicability {
@@ -55,6 +59,49 @@ struct Applicability {
   std::string titled(const std::string &title) const { return note.empty() ? title : title + " (" + note + ")"; }
 };
 
+/// One family of candidates a rewrite heads: the rewrite alone, or a chain
+/// of rewrites applied in order at one target (threshold, then coarsen, then
+/// aggregate). Its id is the rewrites' ids joined by '+'.
+struct RewriteFamily {
+  std::vector<std::string> rewrites; ///< this rewrite first, then those applied after it
+  /// Where the papers' measurements put the family among the target's
+  /// families, lower first: the order used where the cost model has no
+  /// estimate (docs/profile-planner.md).
+  unsigned paperRank = 0;
+  /// The rank when the target is a loop whose trip count differs between
+  /// threads, where the papers rank the loop rewrites differently.
+  std::optional<unsigned> paperRankOnIrregularLoop = std::nullopt;
+};
+
+/// A mapping of the cost model (docs/mapping.md) that a rewrite makes.
+struct RealisedMapping {
+  /// The model's name of the mapping: a placement of an inner loop's
+  /// iterations ("y", "lanes", "warp-tasks"), a template ("two-queues",
+  /// "block-buffer", "global-buffer", "block-launch", "merge-path",
+  /// "recursion-levels", "recursion-block-per-child") or one part of a
+  /// launch chain ("threshold", "coarsen", "aggregate").
+  std::string mapping;
+  /// The parameter that carries the mapping's number (slaves, lanes,
+  /// lb_threshold, threshold, factor, granularity); empty: none.
+  std::string numberParam = "";
+  /// Parameters the mapping fixes (CUDA-NP's np_type=intra for "lanes").
+  RewriteParams fixedParams = {};
+};
+
+/// What a rewrite declares about itself beyond its id, title and
+/// parameters, read by everything that ranks, plans or shows rewrites (the
+/// profile planner, the mapping advisor, the server and the CLI): nobody
+/// outside rewriters/ names a rewrite's id to know these facts.
+struct RewriteInfo {
+  /// It changes no generated code (an annotation): timing it would measure
+  /// the original again.
+  bool annotationOnly = false;
+  /// The families it heads (itself alone first, then the chains it starts).
+  std::vector<RewriteFamily> families;
+  /// The cost model's mappings it makes.
+  std::vector<RealisedMapping> realises;
+};
+
 class Rewrite {
 public:
   virtual ~Rewrite() = default;
@@ -67,6 +114,17 @@ public:
   virtual std::vector<ParamSpec> params() const { return {}; }
   /// The parameter grid offered as code actions and profiled as variants.
   virtual std::vector<RewriteParams> variants() const { return {RewriteParams{}}; }
+  /// Its families, chains and mappings (see RewriteInfo).
+  virtual const RewriteInfo &info() const = 0;
+  /// The value of a parameter tried first at a target: the spec's preferred
+  /// value, else its default. A rewrite whose best value depends on the
+  /// source (CUDA-NP: the pragma's clauses) overrides it.
+  virtual std::optional<std::string> preferredValue(const ParamSpec &spec, const FileModel &,
+                                                    const RewriteTarget &) const {
+    if (!spec.preferred.empty()) return spec.preferred;
+    if (!spec.defaultValue.empty()) return spec.defaultValue;
+    return std::nullopt;
+  }
   /// Title of a code action, e.g. "CUDA-NP: 4 slaves, inter-warp".
   virtual std::string title(const RewriteParams &p) const = 0;
   virtual Applicability prepare(const AnalyzedTU &tu, const RewriteTarget &t, const RewriteParams &p) const = 0;
@@ -89,6 +147,24 @@ public:
 /// then the loop rewrites).
 const std::vector<const Rewrite *> &allRewrites();
 const Rewrite *findRewrite(const std::string &id);
+
+/// One variant of a rewrite at a target: its parameters resolved
+/// (resolveParams) and prepare()'s verdict.
+struct Offer {
+  const Rewrite *rewrite = nullptr;
+  RewriteParams params;
+  Applicability applicability;
+};
+
+/// How far offersAt prepares: every variant, or until one applies (the
+/// rules only ask whether anything is offered).
+enum class OfferSearch { Every, UntilOneApplies };
+
+/// Every variant of every rewrite of the target's kind (or of `only`), in
+/// the registry's order: the one loop behind code actions, hovers, --list,
+/// the planner and the rules' offer oracle.
+std::vector<Offer> offersAt(const AnalyzedTU &tu, const RewriteTarget &t, const Rewrite *only = nullptr,
+                            OfferSearch search = OfferSearch::Every);
 
 /// Each rewriters/<name>/<Name>.cpp defines `const Rewrite &NameRewrite()`.
 #define NESTOR_REWRITE(Name) const Rewrite &Name##Rewrite();

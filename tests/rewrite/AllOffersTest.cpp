@@ -116,8 +116,8 @@ TEST_P(AllOffers, EveryOfferedVariantApplies) {
 }
 
 std::string testName(const ::testing::TestParamInfo<std::string> &i) {
-  // tests/fixtures/dp/device_sync.cu -> tests_fixtures_dp__device_sync (a
-  // directory's slash is "__", so dp_device_sync.cu stays apart).
+  // tests/fixtures/dp/row_tile_sum.cu -> tests_fixtures_dp__row_tile_sum (a
+  // directory's slash is "__", so dp_row_tile_sum.cu stays apart).
   std::string n;
   llvm::StringRef p = llvm::StringRef(i.param).drop_back(3); // ".cu"
   for (char c : p) n += c == '/' ? std::string("__") : std::string(1, isalnum(static_cast<unsigned char>(c)) ? c : '_');

@@ -65,7 +65,8 @@ done
 
 if [ "$default_variants" = 1 ]; then
   variant_dirs=("$here/handwritten")
-  [ -d "$root/tests/rewrite/golden/graph" ] && variant_dirs+=("$root/tests/rewrite/golden/graph")
+  # The rewriters' graph goldens, each in its rewrite's folder.
+  for d in "$root"/rewriters/*/tests/golden/graph; do [ -d "$d" ] && variant_dirs+=("$d"); done
   [ ${#sweeps[@]} -gt 0 ] || sweeps=("NESTOR_THRESHOLD=32,128,512,2048" "NESTOR_AGG_GRANULARITY=1,2,3")
 fi
 for d in "${variant_dirs[@]}"; do [ -d "$d" ] || die "--variants: '$d' is not a directory"; done

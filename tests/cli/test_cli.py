@@ -25,6 +25,19 @@ TMV = """__global__ void tmv(const float *a, const float *b, float *c, int w, in
 CLEAN = "__global__ void k(float *a) { a[threadIdx.x] = 1.0f; }\n"
 
 
+def at(text, needle, after=None):
+    """--at for the line of needle in text (the first after `after`): tests
+    name a line by its text, never by its number. needle (or after) must
+    occur once."""
+    start = 0
+    if after is not None:
+        assert text.count(after) == 1, f"{after!r} must occur once"
+        start = text.index(after) + len(after)
+    else:
+        assert text.count(needle) == 1, f"{needle!r} must occur once"
+    return str(text.count("\n", 0, text.index(needle, start)) + 1)
+
+
 def run(*args, cwd=None, env=None):
     e = dict(os.environ)
     if env:
@@ -317,7 +330,7 @@ class Advice(Workspace):
         irregular = [f for f in findings if f["rule"] == "np-irregular-loop"]
         self.assertEqual(len(irregular), 1, out)
         self.assertIn("use CUDA-NP (np_type=intra)", irregular[0]["message"])
-        rc, out, err = run("rewrite", self.write("h.cu", text), "--at", "6", "--list")
+        rc, out, err = run("rewrite", self.write("h.cu", text), "--at", at(text, "for (int i = 0"), "--list")
         self.assertIn("np", out)
 
     def test_carried_loop_gets_no_claim_and_no_offer(self):
@@ -341,7 +354,7 @@ int main() { float *i, *o; running<<<2, 64>>>(i, o, 128); return 0; }
         rc, out, err = run("lint", "--format", "json", path)
         rules = [f["rule"] for f in json.loads(out)["files"][0]["findings"]]
         self.assertNotIn("np-parallel-loop", rules)
-        rc, out, err = run("rewrite", path, "--at", "5", "--apply", "np")
+        rc, out, err = run("rewrite", path, "--at", at(text, "for (int i = 0"), "--apply", "np")
         self.assertNotEqual(rc, 0)
         self.assertIn("loop-carried dependence", err + out)
 
@@ -349,29 +362,31 @@ int main() { float *i, *o; running<<<2, 64>>>(i, o, 128); return 0; }
 class Rewrite(Workspace):
     def test_np_pragma_stdout_diff_and_in_place(self):
         f = self.write("tmv.cu", TMV)
-        rc, out, err = run("rewrite", f, "--at", "4", "--apply", "np-pragma")
+        rc, out, err = run("rewrite", f, "--at", at(TMV, "for (int i = 0"), "--apply", "np-pragma")
         self.assertEqual(rc, 0, err)
         self.assertIn("  #pragma np parallel for reduction(+:sum)\n  for (int i", out)
-        rc, diff, _ = run("rewrite", f, "--at", "4", "--apply", "np-pragma", "--diff")
+        rc, diff, _ = run("rewrite", f, "--at", at(TMV, "for (int i = 0"), "--apply", "np-pragma", "--diff")
         self.assertEqual(rc, 0)
         self.assertIn("+  #pragma np parallel for reduction(+:sum)", diff)
-        rc, _, err = run("rewrite", f, "--at", "4", "--apply", "np-pragma", "-i")
+        rc, _, err = run("rewrite", f, "--at", at(TMV, "for (int i = 0"), "--apply", "np-pragma", "-i")
         self.assertEqual(rc, 0, err)
         self.assertEqual(open(f).read(), out)
         self.assertEqual([n for n in os.listdir(self.dir) if "nestor-" in n], [], "no temporary files left")
         # Applying it twice is refused, with one line naming why.
-        rc, _, err = run("rewrite", f, "--at", "5", "--apply", "np-pragma")
+        rc, _, err = run("rewrite", f, "--at", at(open(f).read(), "for (int i = 0"), "--apply", "np-pragma")
         self.assertEqual(rc, 1)
         self.assertIn("already has a #pragma np", err)
         self.assertEqual(len(err.strip().splitlines()), 1)
 
     def test_refusals_and_usage(self):
         f = self.write("tmv.cu", TMV)
-        self.assertEqual(run("rewrite", f, "--at", "1", "--apply", "np-pragma")[0], 1)
-        self.assertEqual(run("rewrite", f, "--at", "4", "--apply", "no-such-rewrite")[0], 2)
+        self.assertEqual(run("rewrite", f, "--at", at(TMV, "__global__"), "--apply", "np-pragma")[0], 1)
+        self.assertEqual(run("rewrite", f, "--at", at(TMV, "for (int i = 0"), "--apply", "no-such-rewrite")[0], 2)
         self.assertEqual(run("rewrite", f, "--apply", "np-pragma")[0], 2)
         self.assertEqual(run("rewrite", f, "--at", "x", "--apply", "np-pragma")[0], 2)
-        rc, _, err = run("rewrite", os.path.join(FIXTURES, "np_parallel_loop.cu"), "--at", "37", "--apply", "np-pragma")
+        fixture = os.path.join(FIXTURES, "np_parallel_loop.cu")
+        carried = at(open(fixture).read(), "for (int i = 0", after="void carried(")
+        rc, _, err = run("rewrite", fixture, "--at", carried, "--apply", "np-pragma")
         self.assertEqual(rc, 1)
         self.assertIn("loop-carried dependence", err)
 
@@ -380,7 +395,7 @@ class Rewrite(Workspace):
         # process killed in between must leave the user's text as it was.
         f = self.write("tmv.cu", TMV)
         env = dict(os.environ, NESTOR_TEST_PAUSE_BEFORE_RENAME_MS="20000")
-        p = subprocess.Popen([NESTOR, "rewrite", f, "--at", "4", "--apply", "np-pragma", "-i"], env=env,
+        p = subprocess.Popen([NESTOR, "rewrite", f, "--at", at(TMV, "for (int i = 0"), "--apply", "np-pragma", "-i"], env=env,
                              stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
         try:
             line = p.stderr.readline()
@@ -395,13 +410,13 @@ class Rewrite(Workspace):
         leftovers = [n for n in os.listdir(self.dir) if n != "tmv.cu"]
         self.assertTrue(all(n.startswith("tmv.cu.nestor-") and n.endswith(".tmp") for n in leftovers), leftovers)
         # The next run completes the rewrite.
-        self.assertEqual(run("rewrite", f, "--at", "4", "--apply", "np-pragma", "-i")[0], 0)
+        self.assertEqual(run("rewrite", f, "--at", at(TMV, "for (int i = 0"), "--apply", "np-pragma", "-i")[0], 0)
         self.assertIn("#pragma np parallel for", open(f).read())
 
     def test_output_file_written_atomically(self):
         f = self.write("tmv.cu", TMV)
         out = os.path.join(self.dir, "out.cu")
-        self.assertEqual(run("rewrite", f, "--at", "4", "--apply", "np-pragma", "-o", out)[0], 0)
+        self.assertEqual(run("rewrite", f, "--at", at(TMV, "for (int i = 0"), "--apply", "np-pragma", "-o", out)[0], 0)
         self.assertIn("#pragma np parallel for", open(out).read())
         self.assertEqual(open(f).read(), TMV)
 
@@ -442,7 +457,8 @@ class Mappings(Workspace):
         return json.loads(out)
 
     def test_analyze_json_ranks_mappings_with_their_rewrites(self):
-        self.write(".nestor.yaml", 'mapping:\n  sizes: { rows: 262144, "spmv.cu:5": 10 }\n')
+        loop = at(SPMV, "for (int e = rp[row]")
+        self.write(".nestor.yaml", 'mapping:\n  sizes: { rows: 262144, "spmv.cu:%s": 10 }\n' % loop)
         m = self.analyze(self.write("spmv.cu", SPMV))
         self.assertEqual(len(m["mappings"]), 1)
         t = m["mappings"][0]
@@ -489,15 +505,16 @@ class Mappings(Workspace):
         m = self.analyze(self.write("spmv.cu", SPMV))
         t = m["mappings"][0]
         self.assertEqual(len(t["assumptions"]), 2, t["assumptions"])
-        self.assertIn('"spmv.cu:5"', t["assumptions"][1])
+        self.assertIn('"spmv.cu:%s"' % at(SPMV, "for (int e = rp[row]"), t["assumptions"][1])
 
     def test_rewrite_list_follows_the_static_rank(self):
-        self.write(".nestor.yaml", 'mapping:\n  sizes: { rows: 262144, "spmv.cu:5": 10 }\n')
+        loop = at(SPMV, "for (int e = rp[row]")
+        self.write(".nestor.yaml", 'mapping:\n  sizes: { rows: 262144, "spmv.cu:%s": 10 }\n' % loop)
         f = self.write("spmv.cu", SPMV)
-        rc, out, err = run("rewrite", f, "--at", "5", "--list")
+        rc, out, err = run("rewrite", f, "--at", loop, "--list")
         self.assertEqual(rc, 0, err)
         lines = out.splitlines()
-        self.assertEqual(lines[0], "loop at line 5:")
+        self.assertEqual(lines[0], f"loop at line {loop}:")
         self.assertRegex(lines[1], r"^advice: original \u2248 [0-9.]+ (us|ms) \(estimate\); best: \S+ .* \u2248 [0-9.]+ (us|ms) "
                                    r"\(estimate\) \(--apply ")
         # One line per family that applies, its variants in rank order with
@@ -517,11 +534,11 @@ class Mappings(Workspace):
         self.assertEqual(sorted(by_family), sorted(["np", "np-pragma", "cte", "subwarp", "dual-queue", "dbuf-shared",
                                                     "dbuf-global", "dpar-opt", "merge-path"]))
         self.assertFalse([l for l in lines if ": not offered" in l])
-        self.assertEqual(lines[-1], "no launch at line 5")
+        self.assertEqual(lines[-1], f"no launch at line {loop}")
         self.assertLess(len(lines), 25, "a readable list")
         # --verbose: one line per variant, with its estimate and why; widths
         # 8-32 are reachable on a 256-thread launch: the launch is reshaped.
-        rc, out, err = run("rewrite", f, "--at", "5", "--list", "--verbose")
+        rc, out, err = run("rewrite", f, "--at", loop, "--list", "--verbose")
         self.assertEqual(rc, 0, err)
         self.assertRegex(out, r"subwarp \[Sub-warp decomposition, width 32 \(reshapes the launch: 8x the blocks, 32 masters "
                               r"per block\)\]: applies, rank \d+: \u2248 [0-9.]+ (us|ms) \(estimate\) \(\d")
@@ -532,7 +549,7 @@ class Mappings(Workspace):
         # Eight iterations over a thread-local array: no offer is estimated to
         # beat the original by 10%.
         f = self.write("small.cu", SMALL_LOCAL_LOOPS)
-        rc, out, err = run("rewrite", f, "--at", "6", "--list")
+        rc, out, err = run("rewrite", f, "--at", at(SMALL_LOCAL_LOOPS, "pw[t] = coef[t]"), "--list")
         self.assertEqual(rc, 0, err)
         self.assertRegex(out, r"advice: original \u2248 [0-9.]+ (us|ms) \(estimate\); keep the original: the best offer, "
                               r"np .* is not estimated to beat it by 10%")

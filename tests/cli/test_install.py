@@ -82,7 +82,7 @@ class Install(unittest.TestCase):
     def test_rewrites_parse_with_the_installed_runtime(self):
         # An np rewrite includes <nestor/np.cuh>; analysing its output needs the
         # -isystem the installed nestor adds for its own headers.
-        rc, out, err = self.run_nestor("rewrite", self.src, "--at", "4", "--apply", "np", "--param", "slaves=4",
+        rc, out, err = self.run_nestor("rewrite", self.src, "--at", str(TMV[:TMV.index("for (int")].count("\n") + 1), "--apply", "np", "--param", "slaves=4",
                                        "--param", "np_type=inter", "-o", os.path.join(self.tmp, "tmv_np.cu"))
         self.assertEqual(rc, 0, err)
         self.assertIn("#include <nestor/", open(os.path.join(self.tmp, "tmv_np.cu")).read())

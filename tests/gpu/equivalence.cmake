@@ -14,7 +14,7 @@
 # Programs are built once per (source, defines), however many tests use them.
 #
 # Sources may be given relative to the top of the repository (e.g. golden files
-# under tests/rewrite/golden/) or as absolute paths.
+# under rewriters/*/tests/golden/) or as absolute paths.
 include_guard(GLOBAL)
 
 set(NESTOR_EQUIV_DIR ${CMAKE_CURRENT_LIST_DIR})

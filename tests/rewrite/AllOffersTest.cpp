@@ -1,5 +1,6 @@
 // Every offered rewrite applies (issue #21): for every .cu file under
-// tests/fixtures, examples/ and tests/peer_shapes, at every loop and every launch of the model,
+// tests/fixtures, examples/, tests/peer_shapes and the rewrites' own test
+// inputs (rewriters/*/tests, not their goldens), at every loop and every launch of the model,
 // every rewrite of that target kind, in every variant of its parameter grid,
 // that prepare() offers must also apply: apply() returns edits and they apply
 // to the analysed text. An offer that cannot be applied is a defect of the edit
@@ -26,9 +27,9 @@ namespace {
 
 std::vector<std::string> sourceFiles() {
   std::vector<std::string> out;
-  // The peer-shapes corpus too (issue 21), but not its goldens: those are
-  // rewrite outputs, not inputs.
-  for (const char *dir : {"tests/fixtures", "examples", "tests/peer_shapes"}) {
+  // The peer-shapes corpus and the rewrites' test inputs too (issues 21, 25),
+  // but not their goldens: those are rewrite outputs, not inputs.
+  for (const char *dir : {"tests/fixtures", "examples", "tests/peer_shapes", "rewriters"}) {
     std::error_code ec;
     std::string root = std::string(NESTOR_SOURCE_DIR) + "/" + dir;
     for (llvm::sys::fs::recursive_directory_iterator it(root, ec), end; it != end && !ec; it.increment(ec))
@@ -37,6 +38,16 @@ std::vector<std::string> sourceFiles() {
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+/// The line of the one occurrence of `needle` in the file (0: none, or several).
+unsigned lineOf(const std::string &file, llvm::StringRef needle) {
+  auto buf = llvm::MemoryBuffer::getFile(std::string(NESTOR_SOURCE_DIR) + "/" + file);
+  if (!buf) return 0;
+  llvm::StringRef text = (*buf)->getBuffer();
+  size_t at = text.find(needle);
+  if (at == llvm::StringRef::npos || text.find(needle, at + 1) != llvm::StringRef::npos) return 0;
+  return unsigned(text.take_front(at).count('\n')) + 1;
 }
 
 /// `// flags: ...` lines of a fixture (FixtureTest's convention).
@@ -105,8 +116,8 @@ TEST_P(AllOffers, EveryOfferedVariantApplies) {
 }
 
 std::string testName(const ::testing::TestParamInfo<std::string> &i) {
-  // tests/fixtures/dp/device_sync.cu -> tests_fixtures_dp__device_sync (a
-  // directory's slash is "__", so dp_device_sync.cu stays apart).
+  // tests/fixtures/dp/row_tile_sum.cu -> tests_fixtures_dp__row_tile_sum (a
+  // directory's slash is "__", so dp_row_tile_sum.cu stays apart).
   std::string n;
   llvm::StringRef p = llvm::StringRef(i.param).drop_back(3); // ".cu"
   for (char c : p) n += c == '/' ? std::string("__") : std::string(1, isalnum(static_cast<unsigned char>(c)) ? c : '_');
@@ -119,15 +130,17 @@ INSTANTIATE_TEST_SUITE_P(Files, AllOffers, ::testing::ValuesIn(sourceFiles()), t
 // kernel directly after the #include lines), and each of them is offered the
 // rewrites that used to fail there.
 TEST(AllOffersFixtures, KernelAfterIncludesIsOfferedTheTemplates) {
-  for (const auto &[file, kind, line, ids] :
-       std::vector<std::tuple<std::string, RewriteTarget::Kind, unsigned, std::vector<std::string>>>{
-           {"tests/fixtures/edits/loop_after_includes.cu", RewriteTarget::Kind::Loop, 6,
+  for (const auto &[file, kind, anchor, ids] :
+       std::vector<std::tuple<std::string, RewriteTarget::Kind, const char *, std::vector<std::string>>>{
+           {"tests/fixtures/edits/loop_after_includes.cu", RewriteTarget::Kind::Loop, "for (int j = rowptr[row];",
             {"dual-queue", "dbuf-shared", "dbuf-global", "dpar-opt"}},
-           {"tests/fixtures/edits/launch_after_includes.cu", RewriteTarget::Kind::Launch, 15,
+           {"tests/fixtures/edits/launch_after_includes.cu", RewriteTarget::Kind::Launch, "add_one<<<",
             {"threshold", "coarsen", "aggregate", "dbuf-global-launch", "dual-queue-launch", "dbuf-shared-launch",
              "dpar-opt-launch"}}}) {
     auto tu = analyzeFile(std::string(NESTOR_SOURCE_DIR) + "/" + file, AnalysisOptions{});
     ASSERT_TRUE(bool(tu)) << llvm::toString(tu.takeError());
+    unsigned line = lineOf(file, anchor);
+    ASSERT_NE(line, 0u) << file << ": '" << anchor << "' must occur exactly once";
     auto t = targetAtLine((*tu)->model(), kind, line);
     ASSERT_TRUE(t) << file << ":" << line;
     for (const std::string &id : ids) {

@@ -17,8 +17,9 @@ set(update "$ENV{NESTOR_UPDATE_GOLDEN}")
 if(NOT update STREQUAL "" AND NOT update STREQUAL "0" AND NOT update STREQUAL "1")
   message(FATAL_ERROR "NESTOR_UPDATE_GOLDEN='${update}': set it to 1 to rewrite goldens, or leave it unset to verify them")
 endif()
+include(${CMAKE_CURRENT_LIST_DIR}/ResolveAt.cmake)
 execute_process(
-  COMMAND ${NESTOR} rewrite ${INPUT} --at ${AT} --apply ${APPLY} ${PARAMS} ${FLAGS}
+  COMMAND ${NESTOR} rewrite ${AT_INPUT} --at ${AT_LINE} --apply ${APPLY} ${PARAMS} ${FLAGS}
   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "nestor rewrite failed (exit ${rc}): ${err}")

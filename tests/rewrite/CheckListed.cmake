@@ -2,8 +2,9 @@
 # code action title, e.g. that a promotion removes the device launch: those
 # need FLAGS --verbose, the one line per variant; a refused family's line).
 separate_arguments(FLAGS)
+include(${CMAKE_CURRENT_LIST_DIR}/ResolveAt.cmake)
 execute_process(
-  COMMAND ${NESTOR} rewrite ${INPUT} --at ${AT} --list ${FLAGS}
+  COMMAND ${NESTOR} rewrite ${AT_INPUT} --at ${AT_LINE} --list ${FLAGS}
   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "--list failed with exit ${rc}: ${err}")

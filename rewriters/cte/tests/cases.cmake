@@ -1,0 +1,21 @@
+# CTE (cte, issue 4) on the irregular loops of tests/fixtures/loops/ (the GPU
+# tests of tests/gpu/loops run every golden of golden/loops/ against its
+# fixture). Registered by tests/rewrite/CMakeLists.txt.
+set(loops_fx tests/fixtures/loops)
+set(loops_inc NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/tests/fixtures/loops)
+nestor_rewrite_case(loops/spmv_csr.cte INPUT ${loops_fx}/spmv_csr.cu AT "for (int j = rowptr[row]" APPLY cte ${loops_inc})
+nestor_rewrite_case(loops/spmv_csr.cte_disjoint INPUT ${loops_fx}/spmv_csr.cu AT "for (int j = rowptr[row]" APPLY cte
+  PARAMS mode=disjoint ${loops_inc})
+nestor_rewrite_case(loops/degree_gather.cte INPUT ${loops_fx}/degree_gather.cu AT "for (int e = offsets[v]" APPLY cte
+  ${loops_inc})
+# A loop whose body calls user __device__ helpers (pure by their bodies).
+nestor_rewrite_case(loops/helper_sum.cte INPUT ${loops_fx}/helper_sum.cu AT "for (int e = offsets[v]" APPLY cte ${loops_inc})
+nestor_rewrite_case(loops/nested_branch.cte INPUT ${loops_fx}/nested_branch.cu AT "for (int j = start"
+  AFTER "branchy_rows(" APPLY cte ${loops_inc})
+# Task descriptors (row, bias: thread-private values f(i) reads).
+nestor_rewrite_case(loops/broadcast.cte INPUT ${loops_fx}/broadcast.cu AT "for (int j = 0" APPLY cte ${loops_inc})
+
+nestor_rewrite_refusal(loops.cte_uniform_trip INPUT ${loops_fx}/tmv.cu AT "for (int i = 0" APPLY cte
+  EXPECT "not irregular")
+nestor_rewrite_refusal(loops.cte_not_associative INPUT ${loops_fx}/refusals.cu AT "for (int j = lo[threadIdx.x]"
+  APPLY cte EXPECT "not an associative reduction")

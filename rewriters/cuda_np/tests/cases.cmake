@@ -1,0 +1,169 @@
+# CUDA-NP (np, issue 4) on the loop fixtures of tests/fixtures/loops/ (shared
+# with the GPU tests of tests/gpu/loops, which run every golden of
+# golden/loops/ against its fixture). Registered by tests/rewrite/CMakeLists.txt.
+set(loops_fx tests/fixtures/loops)
+set(loops_inc NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/tests/fixtures/loops)
+set(tmv_pragma "#pragma np parallel for reduction(+:sum)")
+
+# TMV (cuda-np.md Figure 2), at the pragma: every slave count that fits a
+# 64-thread block, both mappings.
+foreach(type inter intra)
+  foreach(s 2 4 8 16)
+    nestor_rewrite_case(loops/tmv.np_${type}_${s} INPUT ${loops_fx}/tmv.cu AT "${tmv_pragma}" APPLY np
+      PARAMS slaves=${s} np_type=${type} ${loops_inc})
+  endforeach()
+endforeach()
+# Defaults from nothing (at the loop): inter-warp, 4 slaves.
+nestor_rewrite_case(loops/tmv.np_default INPUT ${loops_fx}/tmv.cu AT "for (int i = 0" APPLY np ${loops_inc})
+
+# `if (row >= n) return;` with an unannotated loop (the pragma is inferred):
+# inter-warp predicates the return, intra-warp keeps it; 32 slaves (block 32).
+foreach(cfg inter_4 inter_8 intra_4 intra_32)
+  string(REPLACE "_" ";" parts ${cfg})
+  list(GET parts 0 type)
+  list(GET parts 1 s)
+  nestor_rewrite_case(loops/early_return.np_${cfg} INPUT ${loops_fx}/early_return.cu AT "for (int j = 0" APPLY np
+    PARAMS slaves=${s} np_type=${type} ${loops_inc})
+endforeach()
+
+# Figure 5-style kernel: three pragma loops, Grad[150] partitioned into registers.
+nestor_rewrite_case(loops/local_array.np_inter_4 INPUT ${loops_fx}/local_array.cu
+  AT "#pragma np parallel for" AFTER "ellipse(" APPLY np PARAMS slaves=4 np_type=inter ${loops_inc})
+nestor_rewrite_case(loops/local_array.np_intra_8 INPUT ${loops_fx}/local_array.cu
+  AT "#pragma np parallel for" AFTER "ellipse(" APPLY np PARAMS slaves=8 np_type=intra ${loops_inc})
+
+# Arrays over the shared-memory budget and read outside the parallel loops:
+# global memory, from a pool each launch site passes in (grown on demand).
+nestor_rewrite_case(loops/local_array_global.np_inter_4 INPUT ${loops_fx}/local_array_global.cu
+  AT "for (int n = 0" AFTER "ellipse_global(" APPLY np PARAMS slaves=4 np_type=inter ${loops_inc})
+nestor_rewrite_case(loops/local_array_global.np_intra_8 INPUT ${loops_fx}/local_array_global.cu
+  AT "for (int n = 0" AFTER "ellipse_global(" APPLY np PARAMS slaves=8 np_type=intra ${loops_inc})
+
+# lud_perimeter (Figure 3): shared-memory tiles, loop variable declared outside.
+nestor_rewrite_case(loops/lud_perimeter.np_inter_8 INPUT ${loops_fx}/lud_perimeter.cu
+  AT "#pragma np parallel for" AFTER "lud_perimeter(" APPLY np PARAMS slaves=8 np_type=inter ${loops_inc})
+nestor_rewrite_case(loops/lud_perimeter.np_intra_4 INPUT ${loops_fx}/lud_perimeter.cu
+  AT "#pragma np parallel for" AFTER "lud_perimeter(" APPLY np PARAMS slaves=4 np_type=intra ${loops_inc})
+
+# Multi-dimensional block (16, 8): linearised masters, original ids after the loop.
+set(multidim_pragma "#pragma np parallel for reduction(+:acc)")
+nestor_rewrite_case(loops/multidim.np_inter_4 INPUT ${loops_fx}/multidim.cu AT "${multidim_pragma}" APPLY np
+  PARAMS slaves=4 np_type=inter ${loops_inc})
+nestor_rewrite_case(loops/multidim.np_intra_8 INPUT ${loops_fx}/multidim.cu AT "${multidim_pragma}" APPLY np
+  PARAMS slaves=8 np_type=intra ${loops_inc})
+
+# __launch_bounds__(256), 64-thread launch: 4 slaves fit; with 8 the launch
+# is reshaped (32 masters per block, twice the blocks) to stay within 256.
+foreach(cfg inter_4 intra_2 inter_8 intra_16)
+  string(REPLACE "_" ";" parts ${cfg})
+  list(GET parts 0 type)
+  list(GET parts 1 s)
+  nestor_rewrite_case(loops/launch_bounds.np_${cfg} INPUT ${loops_fx}/launch_bounds.cu
+    AT "#pragma np parallel for reduction(+:s)" APPLY np PARAMS slaves=${s} np_type=${type} ${loops_inc})
+endforeach()
+
+# Launch reshaping (issue 11): a 256-thread CSR SpMV launch (constant block)
+# and one whose block is chosen at run time (nestor::np::reshape_block).
+foreach(cfg inter_8 intra_16 intra_32)
+  string(REPLACE "_" ";" parts ${cfg})
+  list(GET parts 0 type)
+  list(GET parts 1 s)
+  nestor_rewrite_case(loops/reshape_spmv.np_${cfg} INPUT ${loops_fx}/reshape_spmv.cu
+    AT "for (int j = rowptr[row]" AFTER "spmv_256(" APPLY np PARAMS slaves=${s} np_type=${type} ${loops_inc})
+endforeach()
+nestor_rewrite_case(loops/reshape_spmv.rt_np_intra_16 INPUT ${loops_fx}/reshape_spmv.cu
+  AT "for (int j = rowptr[row]" AFTER "spmv_rt(" APPLY np PARAMS slaves=16 np_type=intra ${loops_inc})
+# TMV (64-thread blocks) with 32 slaves: 2048 threads, reshaped to 32 masters.
+foreach(type inter intra)
+  nestor_rewrite_case(loops/tmv.np_${type}_32 INPUT ${loops_fx}/tmv.cu AT "${tmv_pragma}" APPLY np
+    PARAMS slaves=32 np_type=${type} ${loops_inc})
+endforeach()
+# Where the thread identity would not survive reshaping: refused, with the
+# construct; each case names the kernel whose loop it targets.
+set(reshape_fx ${loops_fx}/reshape_refusals.cu)
+set(each_j "for (int j = 0")
+nestor_rewrite_refusal(loops.reshape_shared INPUT ${reshape_fx} AT "${each_j}" AFTER "staged(" APPLY np PARAMS slaves=8
+  EXPECT "'tile' is __shared__ memory sized for the original block (line 7)")
+nestor_rewrite_refusal(loops.reshape_block_index INPUT ${reshape_fx} AT "${each_j}" AFTER "block_sum(" APPLY np
+  PARAMS slaves=8 EXPECT "blockIdx.x is used other than in blockIdx.x * blockDim.x + threadIdx.x (line 19)")
+nestor_rewrite_refusal(loops.reshape_grid_dim INPUT ${reshape_fx} AT "${each_j}" AFTER "grid_read(" APPLY np
+  PARAMS slaves=8 np_type=intra EXPECT "gridDim.x is read (line 26)")
+nestor_rewrite_refusal(loops.reshape_2d_block INPUT ${reshape_fx} AT "${each_j}" AFTER "two_d(" APPLY np PARAMS slaves=8
+  EXPECT "the block (32, 8, 1) is not one-dimensional")
+nestor_rewrite_refusal(loops.reshape_runtime_inter INPUT ${reshape_fx} AT "${each_j}" AFTER "runtime_inter(" APPLY np
+  PARAMS slaves=8 np_type=inter EXPECT "inter-warp NP needs the block at compile time")
+nestor_rewrite_refusal(loops.reshape_runtime_side_effect INPUT ${reshape_fx} AT "${each_j}" AFTER "runtime_side_effect("
+  APPLY np PARAMS slaves=8 np_type=intra EXPECT "the launch configuration has side effects")
+nestor_rewrite_refusal(loops.launch_block_in_macro_body INPUT ${reshape_fx} AT "${each_j}" AFTER "macro_block(" APPLY np
+  PARAMS slaves=2 np_type=intra EXPECT "is written inside a macro's body")
+nestor_rewrite_refusal(loops.reshape_multidim_16 INPUT ${loops_fx}/multidim.cu AT "${multidim_pragma}" APPLY np
+  PARAMS slaves=16 EXPECT "is not one-dimensional")
+
+# Scan, last-iteration live-out, and a local array in shared memory.
+set(scan_pragma "#pragma np parallel for scan(+:acc)")
+nestor_rewrite_case(loops/scan.np_inter_4 INPUT ${loops_fx}/scan.cu AT "${scan_pragma}" APPLY np
+  PARAMS slaves=4 np_type=inter ${loops_inc})
+nestor_rewrite_case(loops/scan.np_intra_8 INPUT ${loops_fx}/scan.cu AT "${scan_pragma}" APPLY np
+  PARAMS slaves=8 np_type=intra ${loops_inc})
+
+# Exclusive-order scans (use before update): a pragma'd one through
+# __restrict__ pointers and an inferred one (the target, after `int count = 0`;
+# the pragma'd loop is transformed with it).
+nestor_rewrite_case(loops/scan_exclusive.np_inter_4 INPUT ${loops_fx}/scan_exclusive.cu
+  AT "${each_j}" AFTER "int count = 0" APPLY np PARAMS slaves=4 np_type=inter ${loops_inc})
+nestor_rewrite_case(loops/scan_exclusive.np_intra_8 INPUT ${loops_fx}/scan_exclusive.cu
+  AT "${each_j}" AFTER "int count = 0" APPLY np PARAMS slaves=8 np_type=intra ${loops_inc})
+
+# CSR SpMV and the degree gather (CTE and sub-warp: rewriters/cte, rewriters/subwarp).
+nestor_rewrite_case(loops/spmv_csr.np_intra_8 INPUT ${loops_fx}/spmv_csr.cu AT "for (int j = rowptr[row]" APPLY np
+  PARAMS slaves=8 np_type=intra ${loops_inc})
+nestor_rewrite_case(loops/degree_gather.np_inter_4 INPUT ${loops_fx}/degree_gather.cu AT "for (int e = offsets[v]"
+  APPLY np PARAMS slaves=4 np_type=inter ${loops_inc})
+
+# Parallel loops nested in branches (`if (row < rows) {...}`, if/else with a
+# loop in each branch) and in a sequential time-step loop: inter-warp NP
+# predicates the branches, intra-warp NP lets each group branch.
+nestor_rewrite_case(loops/nested_branch.np_inter_4 INPUT ${loops_fx}/nested_branch.cu
+  AT "for (int j = start" AFTER "branchy_rows(" APPLY np PARAMS slaves=4 np_type=inter ${loops_inc})
+nestor_rewrite_case(loops/nested_branch.np_intra_8 INPUT ${loops_fx}/nested_branch.cu
+  AT "for (int j = start" AFTER "branchy_rows(" APPLY np PARAMS slaves=8 np_type=intra ${loops_inc})
+nestor_rewrite_case(loops/nested_loop.np_inter_4 INPUT ${loops_fx}/nested_loop.cu AT "${each_j}" APPLY np
+  PARAMS slaves=4 np_type=inter ${loops_inc})
+nestor_rewrite_case(loops/nested_loop.np_intra_8 INPUT ${loops_fx}/nested_loop.cu AT "${each_j}" APPLY np
+  PARAMS slaves=8 np_type=intra ${loops_inc})
+
+# Refusals, each with its reason, at the loop of the kernel named by AFTER.
+set(refusals_fx ${loops_fx}/refusals.cu)
+nestor_rewrite_refusal(loops.launched_elsewhere INPUT ${refusals_fx} AT "${each_j}"
+  AFTER "launched_elsewhere(float *out, const float *a, int m) {" APPLY np EXPECT "launched from another translation unit")
+nestor_rewrite_refusal(loops.block_too_big INPUT ${refusals_fx} AT "${each_j}" AFTER "big_block(" APPLY np
+  PARAMS slaves=4 EXPECT "2048 > 1024")
+nestor_rewrite_refusal(loops.shuffle_in_kernel INPUT ${refusals_fx} AT "${each_j}" AFTER "uses_shuffle(" APPLY np
+  PARAMS slaves=2 EXPECT "__shfl_down_sync")
+
+# Master-computed live-ins (read_from_master), a memory-reading early return.
+foreach(cfg inter_4 intra_8)
+  string(REPLACE "_" ";" parts ${cfg})
+  list(GET parts 0 type)
+  list(GET parts 1 s)
+  nestor_rewrite_case(loops/broadcast.np_${cfg} INPUT ${loops_fx}/broadcast.cu AT "${each_j}" APPLY np
+    PARAMS slaves=${s} np_type=${type} ${loops_inc})
+endforeach()
+nestor_rewrite_refusal(loops.np_loop_in_while INPUT ${refusals_fx} AT "${each_j}" AFTER "nested_in_while(" APPLY np
+  EXPECT "the loop is nested in a while loop")
+# A sequential loop around a parallel one must run the same iterations in the
+# whole block (inter-warp) or the whole group (intra-warp).
+nestor_rewrite_refusal(loops.np_outer_loop_per_thread_inter INPUT ${refusals_fx} AT "${each_j}" AFTER "per_thread_steps("
+  APPLY np PARAMS np_type=inter EXPECT "use np_type(intra)")
+nestor_rewrite_refusal(loops.np_outer_loop_per_thread_intra INPUT ${refusals_fx} AT "${each_j}" AFTER "per_thread_steps("
+  APPLY np PARAMS np_type=intra EXPECT "reads memory or values the master alone computes")
+# Exclusive-order scan whose value is read after a store that may alias it.
+nestor_rewrite_refusal(loops.np_exclusive_scan_may_alias INPUT ${refusals_fx} AT "${each_j}"
+  AFTER "aliasing_exclusive_scan(" APPLY np EXPECT "read it into a local first")
+# An array bound for global memory needs the launches on the default stream.
+nestor_rewrite_refusal(loops.np_global_array_named_stream INPUT ${refusals_fx} AT "${each_j}"
+  AFTER "big_array_on_stream(" APPLY np EXPECT "names a stream")
+nestor_rewrite_refusal(loops.np_global_array_kernel_address INPUT ${refusals_fx} AT "${each_j}"
+  AFTER "big_array_address_taken(" APPLY np EXPECT "used other than by a <<<>>> launch")
+nestor_rewrite_refusal(loops.np_return_in_branch_inter INPUT ${refusals_fx} AT "${each_j}" AFTER "return_in_branch("
+  APPLY np PARAMS np_type=inter EXPECT "cannot return from inside a statement that encloses a parallel loop")

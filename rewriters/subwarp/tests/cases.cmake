@@ -1,0 +1,31 @@
+# Sub-warp (subwarp, issue 4) on the irregular loops of tests/fixtures/loops/
+# (the GPU tests of tests/gpu/loops run every golden of golden/loops/ against
+# its fixture). Registered by tests/rewrite/CMakeLists.txt.
+set(loops_fx tests/fixtures/loops)
+set(loops_inc NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/tests/fixtures/loops)
+set(csr_row_loop "for (int j = rowptr[row]")
+foreach(w 2 4 8 16 32)
+  nestor_rewrite_case(loops/spmv_csr.subwarp_${w} INPUT ${loops_fx}/spmv_csr.cu AT "${csr_row_loop}" APPLY subwarp
+    PARAMS width=${w} ${loops_inc})
+endforeach()
+# Launch reshaping (issue 11): the 256-thread launch and the run-time block.
+foreach(w 8 16 32)
+  nestor_rewrite_case(loops/reshape_spmv.subwarp_${w} INPUT ${loops_fx}/reshape_spmv.cu AT "${csr_row_loop}"
+    AFTER "spmv_256(" APPLY subwarp PARAMS width=${w} ${loops_inc})
+  nestor_rewrite_case(loops/reshape_spmv.rt_subwarp_${w} INPUT ${loops_fx}/reshape_spmv.cu AT "${csr_row_loop}"
+    AFTER "spmv_rt(" APPLY subwarp PARAMS width=${w} ${loops_inc})
+endforeach()
+nestor_rewrite_case(loops/degree_gather.subwarp_8 INPUT ${loops_fx}/degree_gather.cu AT "for (int e = offsets[v]"
+  APPLY subwarp PARAMS width=8 ${loops_inc})
+# A loop whose body calls user __device__ helpers (pure by their bodies).
+nestor_rewrite_case(loops/helper_sum.subwarp_8 INPUT ${loops_fx}/helper_sum.cu AT "for (int e = offsets[v]"
+  APPLY subwarp PARAMS width=8 ${loops_inc})
+nestor_rewrite_case(loops/nested_branch.subwarp_8 INPUT ${loops_fx}/nested_branch.cu AT "for (int j = start"
+  AFTER "branchy_rows(" APPLY subwarp PARAMS width=8 ${loops_inc})
+nestor_rewrite_case(loops/broadcast.subwarp_4 INPUT ${loops_fx}/broadcast.cu AT "for (int j = 0" APPLY subwarp
+  PARAMS width=4 ${loops_inc})
+
+nestor_rewrite_refusal(loops.subwarp_uniform_trip INPUT ${loops_fx}/refusals.cu AT "for (int j = 0"
+  AFTER "regular_loop(" APPLY subwarp EXPECT "not irregular")
+nestor_rewrite_refusal(loops.subwarp_not_associative INPUT ${loops_fx}/refusals.cu AT "for (int j = lo[threadIdx.x]"
+  APPLY subwarp EXPECT "not an associative reduction")

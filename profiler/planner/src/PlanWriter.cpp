@@ -12,6 +12,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
 #include <algorithm>
@@ -62,8 +63,12 @@ llvm::Error writeText(const fs::path &path, llvm::StringRef text) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
   if (ec) return fail("cannot create " + path.parent_path().string() + ": " + ec.message());
-  if (llvm::Error err = writeFileAtomically(path.string(), text)) return err;
-  return llvm::Error::success();
+  // LLVM's writer goes through a temporary file renamed on success: a plan is
+  // never left with a half-written file.
+  return llvm::writeToOutput(path.string(), [&](llvm::raw_ostream &os) {
+    os << text;
+    return llvm::Error::success();
+  });
 }
 
 /// True when the first word of the build command is a compiler driver, to

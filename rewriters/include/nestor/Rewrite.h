@@ -190,8 +190,4 @@ std::vector<TextEdit> toTextEdits(const AnalyzedTU &tu, const clang::tooling::Re
 clang::tooling::Replacement replacementFor(const AnalyzedTU &tu, unsigned beginOffset, unsigned endOffset,
                                            llvm::StringRef text);
 
-/// Writes `contents` to `path` atomically (temporary file in the same
-/// directory, then rename): the file is never left half-written.
-llvm::Error writeFileAtomically(const std::string &path, llvm::StringRef contents);
-
 } // namespace nestor

@@ -1,4 +1,6 @@
-// Collaborative Task Engagement (CTE, collaborative-task-engagement.md III):
+// Collaborative Task Engagement (CTE; Khorasani, Rowe, Gupta, Bhuyan,
+// "Eliminating Intra-warp Load Imbalance in Irregular Nested Patterns via Collaborative Task Engagement",
+// section III):
 // each thread of a warp owns one coarse task, an index range [begin, end); the
 // warp expands the 32 ranges into one list of fine tasks, walks it 32 at a time
 // (lane l takes fine task round + l whatever coarse task it belongs to), and

@@ -1,5 +1,6 @@
-// dbuf-shared and dpar-opt on a device-side launch (irregular-loop-and-
-// recursion-templates.md II-B, Figure 1(b) and (e); case (b) of issue 12).
+// dbuf-shared and dpar-opt on a device-side launch (Li, Wu, Becchi,
+// "Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations",
+// II-B, Figure 1(b) and (e)).
 // A parent thread that would launch `child<<<g, b>>>(args)` runs a launch of
 // fewer than lb_threshold threads itself (run_launch_in_thread, promote.cuh)
 // and *holds* a larger one (`held_launch`: its arguments and configuration).

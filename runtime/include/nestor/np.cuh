@@ -1,4 +1,6 @@
-// CUDA-NP master/slave helpers (cuda-np.md section 3): what a kernel rewritten
+// CUDA-NP master/slave helpers (Yang, Zhou,
+// "CUDA-NP: Realizing Nested Thread-Level Parallelism in GPGPU Applications",
+// section 3): what a kernel rewritten
 // for nested thread-level parallelism calls to broadcast live-ins (3.1),
 // combine live-outs by reduction or scan (3.2) and place live local arrays
 // (3.3), for both thread mappings of 3.4:
@@ -424,7 +426,7 @@ inline void* array_pool(dim3 grid, unsigned masters_per_block, std::size_t bytes
 
 } // namespace nestor::np
 
-// What the rewriter emits in place of `T name[N];` (cuda-np.md Figure 6), so
+// What the rewriter emits in place of `T name[N];` (the CUDA-NP paper, Figure 6), so
 // that the loop bodies keep `name[i]` unchanged. G is np::intra<S> or
 // np::inter<M, S>; M the masters per block (compile-time for shared memory).
 #define NESTOR_NP_ARRAY_REGISTERS(G, T, name, N) nestor::np::register_array<G, T, (N)> name

@@ -1,6 +1,7 @@
 // Promotion of a device-side launch to no dynamic parallelism with the
-// dbuf-global template (irregular-loop-and-recursion-templates.md II-B, case
-// (b) of issue 12): a parent thread that would launch `child<<<g, b>>>(args)`
+// dbuf-global template (Li, Wu, Becchi,
+// "Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations",
+// II-B): a parent thread that would launch `child<<<g, b>>>(args)`
 // instead
 //   - runs every thread of that launch itself when the launch has fewer than
 //     lb_threshold threads (thread-mapped, as the threshold rewrite does), or

@@ -1,4 +1,5 @@
-// Runtime of the recursion templates (irregular-loop-and-recursion-templates.md
+// Runtime of the recursion templates (Li, Wu, Becchi,
+// "Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations",
 // II-C; rewriters rec_hier and rec_flat, docs/rewrites-templates.md).
 //
 // rec-flat runs a recursion over CSR children level by level, without

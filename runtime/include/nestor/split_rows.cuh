@@ -1,5 +1,5 @@
 // Long rows split across blocks in the block-mapped pass of dbuf-global and
-// dual-queue (nestor/templates.cuh; issue 12's goal on power-law SpMV).
+// dual-queue (nestor/templates.cuh: power-law rows longer than a block can hold).
 //
 // One block per delayed row leaves the few giant rows of a power-law input as
 // stragglers: a 350k-nonzero row is ~5,500 strided steps of one 64-thread

@@ -1,5 +1,6 @@
-// Load-balancing templates for irregular loops (irregular-loop-and-recursion-
-// templates.md II-B, Figure 1): delayed buffers and dual queues.
+// Load-balancing templates for irregular loops (Li, Wu, Becchi,
+// "Nested Parallelism on GPU: Exploring Parallelization Templates for Irregular Loops and Recursive Computations",
+// II-B, Figure 1): delayed buffers and dual queues.
 //
 // A rewritten kernel keeps its original body in a `__device__` function that
 // takes the thread identity (threadIdx, blockIdx, blockDim, gridDim) as
@@ -276,8 +277,7 @@ template <class I> struct defer_to_dpar {
   template <class T> __device__ T result() const { return T(); }
 };
 
-/// The whole dpar-opt kernel (irregular-loop-and-recursion-templates.md
-/// Figure 1(e)): the thread-mapped pass delays large iterations, then thread 0
+/// The whole dpar-opt kernel (the templates paper, Figure 1(e)): the thread-mapped pass delays large iterations, then thread 0
 /// makes ONE device launch for the block's batch: `launch(batch)` must launch
 /// the child kernel (dpar_opt_child) with batch.count blocks. CDP2: the parent
 /// never waits for the child; the child finishes each delayed row itself.

@@ -259,7 +259,7 @@ Applicability locateLaunch(const AnalyzedTU &tu, const RewriteTarget &t, LaunchS
     return Applicability::no("cannot read the launch configuration", site.span);
 
   const CompoundStmt *block = nullptr;
-  const Stmt *stmt = enclosingStatement(loops::StmtParents(tu.astContext(), pdef), out.call, block);
+  const Stmt *stmt = enclosingStatement(loops::parentsOf(tu.astContext(), pdef), out.call, block);
   if (!stmt)
     return Applicability::no("the launch of " + site.child + " is not a statement of its own", site.span);
   auto [b, e] = statementRange(tu, stmt);
@@ -308,7 +308,7 @@ Applicability hostLaunchesOf(const AnalyzedTU &tu, const std::string &kernel, st
     if (!call || call->getBeginLoc().isMacroID())
       return Applicability::no("the host launch of " + kernel + " is written inside a macro", l.span);
     const CompoundStmt *block = nullptr;
-    const Stmt *stmt = enclosingStatement(loops::StmtParents(tu.astContext(), tu.functionDecl(l.parent)), call, block);
+    const Stmt *stmt = enclosingStatement(loops::parentsOf(tu.astContext(), tu.functionDecl(l.parent)), call, block);
     if (!stmt) return Applicability::no("the host launch of " + kernel + " is not a statement of its own", l.span);
     HostLaunch h;
     h.site = &l;

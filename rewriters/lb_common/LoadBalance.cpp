@@ -307,7 +307,7 @@ std::optional<LbPlan> check(const AnalyzedTU &tu, const RewriteTarget &t, const 
       return refuse("the kernel calls '" + ck->name + "', which reads thread ids: a replayed row runs on another thread",
                     ck->nameSpan);
   }
-  const loops::StmtParents parents(tu.astContext(), c.fd);
+  const loops::StmtParents &parents = loops::parentsOf(tu.astContext(), c.fd);
   if (auto r = checkPath(tu, c, parents)) return r;
   if (c.forEach)
     if (std::optional<ReplayHazard> h = forEachReplayHazard(ctx, parents, c.fd, c.fs)) return refuse(h->reason, h->at);

@@ -6,6 +6,8 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
+#include <memory>
+#include <mutex>
 #include <vector>
 
 namespace nestor::loops {
@@ -66,6 +68,56 @@ private:
 
 StmtParents::StmtParents(ASTContext &ctx, const FunctionDecl *fn) : ctx_(ctx) {
   if (fn) ParentRecorder(parent_).TraverseDecl(const_cast<FunctionDecl *>(fn));
+}
+
+namespace {
+
+/// The StmtParents made for one AST, by function.
+struct AstParents {
+  const ASTContext *ctx;
+  std::mutex mu;
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<StmtParents>> byFunction;
+};
+
+/// Every AST with StmtParents, until its ASTContext is destroyed. Never
+/// freed: an ASTContext may be destroyed during static destruction.
+struct Registry {
+  std::mutex mu;
+  llvm::DenseMap<const ASTContext *, AstParents *> asts;
+};
+Registry &registry() {
+  static Registry *r = new Registry;
+  return *r;
+}
+
+void forgetAst(void *data) {
+  auto *ast = static_cast<AstParents *>(data);
+  {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> l(r.mu);
+    r.asts.erase(ast->ctx);
+  }
+  delete ast;
+}
+
+} // namespace
+
+const StmtParents &parentsOf(ASTContext &ctx, const FunctionDecl *fn) {
+  AstParents *ast;
+  {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> l(r.mu);
+    auto [it, fresh] = r.asts.try_emplace(&ctx, nullptr);
+    if (fresh) {
+      it->second = new AstParents{&ctx, {}, {}};
+      ctx.AddDeallocation(forgetAst, it->second);
+    }
+    ast = it->second;
+  }
+  std::lock_guard<std::mutex> l(ast->mu);
+  std::unique_ptr<StmtParents> &p = ast->byFunction[fn];
+  if (!p) p = std::make_unique<StmtParents>(ctx, fn);
+  return *p;
 }
 
 const Stmt *StmtParents::parentOf(const Stmt *s) const {

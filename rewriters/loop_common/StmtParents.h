@@ -11,7 +11,9 @@
 // first parent, for the cost of that function alone. (Checked against
 // getParents() on every statement of the functions the rewrites asked about
 // in examples/ and tests/: 506,253 statements of 2,643 functions, no
-// difference.) Nothing is cached: a StmtParents lives for one check.
+// difference.) Like getParents(), each function's map is built once per AST
+// (parentsOf): the hover ranks every rewrite chain at a launch, a few hundred
+// prepare() calls on bfs.cu.
 #pragma once
 #include "llvm/ADT/DenseMap.h"
 
@@ -26,7 +28,7 @@ namespace nestor::loops {
 class StmtParents {
 public:
   /// The statements of `fn` (its body, parameters' default arguments and
-  /// everything RecursiveASTVisitor reaches from its declaration).
+  /// everything RecursiveASTVisitor reaches from its declaration); null: none.
   StmtParents(clang::ASTContext &ctx, const clang::FunctionDecl *fn);
 
   /// The first parent of `s`, as ctx.getParents(*s)[0], when that parent is a
@@ -42,5 +44,11 @@ private:
   /// Statement -> first parent (null: a declaration or another non-statement node).
   llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> parent_;
 };
+
+/// The StmtParents of `fn` in the AST of `ctx`, made on first use and kept
+/// with that AST until its ASTContext is destroyed (ASTContext::
+/// AddDeallocation): the only thing that invalidates them, since an analysed
+/// AST never changes. Thread-safe.
+const StmtParents &parentsOf(clang::ASTContext &ctx, const clang::FunctionDecl *fn);
 
 } // namespace nestor::loops

@@ -366,7 +366,7 @@ Plan check(const AnalyzedTU &tu, const RewriteTarget &t) {
   // merge kernel reads memory before any of the original kernel runs).
   const Stmt *cur = c.fs;
   const Stmt *body = c.fd->getBody();
-  const loops::StmtParents parents(ctx, c.fd);
+  const loops::StmtParents &parents = loops::parentsOf(ctx, c.fd);
   while (cur != body) {
     const Stmt *p = parents.parentOf(cur);
     if (!p) return refuse("the loop is not directly in the kernel's body", l.headerSpan);

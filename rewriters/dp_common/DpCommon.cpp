@@ -1,4 +1,5 @@
 #include "DpCommon.h"
+#include "../loop_common/StmtParents.h"
 #include "nestor/CudaSemantics.h"
 
 #include "nestor/AstText.h"
@@ -9,7 +10,6 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/Path.h"
@@ -107,15 +107,13 @@ bool isErrorCheck(llvm::StringRef text) {
   return text.contains("cudaGetLastError()") || text.contains("cudaPeekAtLastError()");
 }
 
-// The statement a launch expression forms, and the compound statement holding it.
-const Stmt *enclosingStatement(const AnalyzedTU &tu, const Stmt *e, const CompoundStmt *&block) {
-  ASTContext &ctx = tu.astContext();
+// The statement a launch expression forms, and the compound statement holding
+// it; `parents`: those of the function the launch is in.
+const Stmt *enclosingStatement(const loops::StmtParents &parents, const Stmt *e, const CompoundStmt *&block) {
   const Stmt *cur = e;
   block = nullptr;
   while (true) {
-    auto parents = ctx.getParents(*cur);
-    if (parents.empty()) return nullptr;
-    const Stmt *p = parents[0].get<Stmt>();
+    const Stmt *p = parents.parentOf(cur);
     if (!p) return nullptr;
     if (llvm::isa<ExprWithCleanups>(p) || llvm::isa<ImplicitCastExpr>(p)) {
       cur = p;
@@ -261,7 +259,7 @@ Applicability locateLaunch(const AnalyzedTU &tu, const RewriteTarget &t, LaunchS
     return Applicability::no("cannot read the launch configuration", site.span);
 
   const CompoundStmt *block = nullptr;
-  const Stmt *stmt = enclosingStatement(tu, out.call, block);
+  const Stmt *stmt = enclosingStatement(loops::parentsOf(tu.astContext(), pdef), out.call, block);
   if (!stmt)
     return Applicability::no("the launch of " + site.child + " is not a statement of its own", site.span);
   auto [b, e] = statementRange(tu, stmt);
@@ -310,7 +308,7 @@ Applicability hostLaunchesOf(const AnalyzedTU &tu, const std::string &kernel, st
     if (!call || call->getBeginLoc().isMacroID())
       return Applicability::no("the host launch of " + kernel + " is written inside a macro", l.span);
     const CompoundStmt *block = nullptr;
-    const Stmt *stmt = enclosingStatement(tu, call, block);
+    const Stmt *stmt = enclosingStatement(loops::parentsOf(tu.astContext(), tu.functionDecl(l.parent)), call, block);
     if (!stmt) return Applicability::no("the host launch of " + kernel + " is not a statement of its own", l.span);
     HostLaunch h;
     h.site = &l;

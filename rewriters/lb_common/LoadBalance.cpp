@@ -5,6 +5,7 @@
 #include "nestor/EditSet.h"
 #include "ReplaySafety.h"
 #include "../loop_common/LoopCommon.h"
+#include "../loop_common/StmtParents.h"
 
 #include "nestor/CudaSemantics.h"
 #include "nestor/Inference.h"
@@ -18,7 +19,6 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
 
@@ -130,14 +130,12 @@ std::optional<LbPlan> matchForEach(const AnalyzedTU &tu, const LoopSite &l, Chec
 /// Walks from the loop up to the kernel body: no enclosing loop (its carried
 /// state would be lost by a delayed iteration), no switch, and everything a
 /// thread executes before reaching the loop is free of side effects.
-std::optional<LbPlan> checkPath(const AnalyzedTU &tu, const Checked &c) {
+std::optional<LbPlan> checkPath(const AnalyzedTU &tu, const Checked &c, const loops::StmtParents &parents) {
   ASTContext &ctx = tu.astContext();
   const Stmt *cur = c.fs;
   const Stmt *body = c.fd->getBody();
   while (cur != body) {
-    auto parents = ctx.getParents(*cur);
-    if (parents.empty()) return refuse("the loop is not directly in the kernel's body", c.loop->headerSpan);
-    const Stmt *p = parents[0].get<Stmt>();
+    const Stmt *p = parents.parentOf(cur);
     if (!p) return refuse("the loop is not directly in the kernel's body", c.loop->headerSpan);
     if (isa<ForStmt>(p) || isa<WhileStmt>(p) || isa<DoStmt>(p) || isa<CXXForRangeStmt>(p)) {
       SourceSpan s = spanOf(p, ctx);
@@ -309,9 +307,10 @@ std::optional<LbPlan> check(const AnalyzedTU &tu, const RewriteTarget &t, const 
       return refuse("the kernel calls '" + ck->name + "', which reads thread ids: a replayed row runs on another thread",
                     ck->nameSpan);
   }
-  if (auto r = checkPath(tu, c)) return r;
+  const loops::StmtParents &parents = loops::parentsOf(tu.astContext(), c.fd);
+  if (auto r = checkPath(tu, c, parents)) return r;
   if (c.forEach)
-    if (std::optional<ReplayHazard> h = forEachReplayHazard(ctx, c.fd, c.fs)) return refuse(h->reason, h->at);
+    if (std::optional<ReplayHazard> h = forEachReplayHazard(ctx, parents, c.fd, c.fs)) return refuse(h->reason, h->at);
   if (auto r = checkLaunches(tu, c, which.passesLaunchedByHost())) return r;
   return std::nullopt;
 }

@@ -12,7 +12,6 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
 
 #include <set>
@@ -74,12 +73,11 @@ bool effectful(const StatementEffects &fx) { return fx.memWrite || !fx.atomics.e
 
 /// The first statement outside the loop with an effect: after the loop in an
 /// enclosing block, or in the other branch of an enclosing `if`.
-std::optional<SourceSpan> effectOutside(const ASTContext &ctx, const Stmt *kernelBody, const Stmt *loop) {
-  ASTContext &mctx = const_cast<ASTContext &>(ctx);
+std::optional<SourceSpan> effectOutside(const ASTContext &ctx, const loops::StmtParents &parents, const Stmt *kernelBody,
+                                        const Stmt *loop) {
   const Stmt *cur = loop;
   while (cur != kernelBody) {
-    auto parents = mctx.getParents(*cur);
-    const Stmt *p = parents.empty() ? nullptr : parents[0].get<Stmt>();
+    const Stmt *p = parents.parentOf(cur);
     if (!p) return spanOf(loop, ctx); // not reached from the body: assume the worst
     if (auto *cs = dyn_cast<CompoundStmt>(p)) {
       bool after = false;
@@ -100,9 +98,10 @@ std::optional<SourceSpan> effectOutside(const ASTContext &ctx, const Stmt *kerne
 
 } // namespace
 
-std::optional<ReplayHazard> forEachReplayHazard(const ASTContext &ctx, const FunctionDecl *kernel, const ForStmt *loop) {
+std::optional<ReplayHazard> forEachReplayHazard(const ASTContext &ctx, const loops::StmtParents &parents,
+                                                const FunctionDecl *kernel, const ForStmt *loop) {
   const Stmt *body = kernel->getBody();
-  std::optional<SourceSpan> effect = effectOutside(ctx, body, loop);
+  std::optional<SourceSpan> effect = effectOutside(ctx, parents, body, loop);
   if (!effect) return std::nullopt; // nothing the replay does can be seen
   Stores stores = storesIn(loop->getBody());
   if (stores.bases.empty() && !stores.unknown) return std::nullopt;

@@ -1,6 +1,7 @@
 // Whether the owner's replay of a for-each loop template can diverge from its
 // first run (rewriters/lb_common/LoadBalance.cpp; nestor/templates.cuh).
 #pragma once
+#include "../loop_common/StmtParents.h"
 #include "nestor/Model.h"
 
 #include <optional>
@@ -26,7 +27,8 @@ struct ReplayHazard {
 /// the kernel has effects outside the loop (code after the loop, or in
 /// another branch). The code before the loop is pure (checked elsewhere).
 /// Returns the hazard, or nothing when the replay cannot be observed.
-std::optional<ReplayHazard> forEachReplayHazard(const clang::ASTContext &ctx, const clang::FunctionDecl *kernel,
-                                                const clang::ForStmt *loop);
+/// `parents`: the kernel's (StmtParents of `kernel`).
+std::optional<ReplayHazard> forEachReplayHazard(const clang::ASTContext &ctx, const loops::StmtParents &parents,
+                                                const clang::FunctionDecl *kernel, const clang::ForStmt *loop);
 
 } // namespace nestor::lb

@@ -21,6 +21,7 @@
 // name the construct and its line.
 #include "../lb_common/LoadBalance.h"
 #include "../loop_common/LoopCommon.h"
+#include "../loop_common/StmtParents.h"
 
 #include "nestor/CudaSemantics.h"
 #include "nestor/DefUse.h"
@@ -35,7 +36,6 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
 
@@ -366,9 +366,9 @@ Plan check(const AnalyzedTU &tu, const RewriteTarget &t) {
   // merge kernel reads memory before any of the original kernel runs).
   const Stmt *cur = c.fs;
   const Stmt *body = c.fd->getBody();
+  const loops::StmtParents &parents = loops::parentsOf(ctx, c.fd);
   while (cur != body) {
-    auto parents = ctx.getParents(*cur);
-    const Stmt *p = parents.empty() ? nullptr : parents[0].get<Stmt>();
+    const Stmt *p = parents.parentOf(cur);
     if (!p) return refuse("the loop is not directly in the kernel's body", l.headerSpan);
     if (isa<ForStmt>(p) || isa<WhileStmt>(p) || isa<DoStmt>(p) || isa<CXXForRangeStmt>(p)) {
       SourceSpan s = spanOf(p, ctx);

@@ -74,6 +74,7 @@ namespace {
 
 /// The StmtParents made for one AST, by function.
 struct AstParents {
+  explicit AstParents(const ASTContext *ctx) : ctx(ctx) {}
   const ASTContext *ctx;
   std::mutex mu;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<StmtParents>> byFunction;
@@ -109,7 +110,7 @@ const StmtParents &parentsOf(ASTContext &ctx, const FunctionDecl *fn) {
     std::lock_guard<std::mutex> l(r.mu);
     auto [it, fresh] = r.asts.try_emplace(&ctx, nullptr);
     if (fresh) {
-      it->second = new AstParents{&ctx, {}, {}};
+      it->second = new AstParents(&ctx);
       ctx.AddDeallocation(forgetAst, it->second);
     }
     ast = it->second;

@@ -6,7 +6,6 @@
 //             aggregate-g compose in that order (the thesis' chain).
 #include "nestor/MappingAdvisor.h"
 
-#include "nestor/RefusalText.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -327,14 +326,9 @@ OfferRanking rankOffers(const AnalyzedTU &tu, const MappingConfig &cfg, const Re
   if (out.advice) out.originalUs = out.advice->target.originalUs;
   // Every variant of every rewrite of the target's kind, from the registry:
   // a rewrite the model has no mapping for is still listed (no estimate).
-  for (Offer &offer : offersAt(tu, t)) {
+  for (ShownOffer &shown : shownOffersAt(tu, t)) {
     RankedOffer o;
-    o.rewrite = offer.rewrite;
-    o.params = std::move(offer.params);
-    const Applicability &a = offer.applicability;
-    o.title = a.titled(o.rewrite->title(o.params));
-    o.applies = a.applies;
-    o.reason = a.applies ? "" : refusalText(a, tu.model().file);
+    static_cast<ShownOffer &>(o) = std::move(shown);
     if (out.advice)
       if (const AdvisedMapping *m = out.advice->forSteps({{o.rewrite->id(), o.params}})) {
         o.mapping = m->mapping;

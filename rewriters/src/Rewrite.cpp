@@ -49,6 +49,17 @@ std::vector<Offer> offersAt(const AnalyzedTU &tu, const RewriteTarget &t, const 
   return out;
 }
 
+std::vector<ShownOffer> shownOffersAt(const AnalyzedTU &tu, const RewriteTarget &t) {
+  std::vector<ShownOffer> out;
+  for (Offer &offer : offersAt(tu, t)) {
+    const Applicability &a = offer.applicability;
+    std::string title = a.titled(offer.rewrite->title(offer.params));
+    out.push_back(ShownOffer{offer.rewrite, std::move(offer.params), std::move(title), a.applies,
+                             refusalText(a, tu.model().file)});
+  }
+  return out;
+}
+
 namespace {
 /// The engine's answer for the rules (nestor/Offers.h): any variant of the
 /// rewrite applies, or the first variant's refusal.

@@ -86,7 +86,7 @@ void offerRewrites(const TargetActions &t, const Mapper &map, const CodeActionRe
                 {"id", t.target.id},
                 {"at", positionJSON(map.position(t.spanBegin))}};
   std::set<const Rewrite *> applied;
-  for (const RewriteOffer &o : t.offers) {
+  for (const ShownOffer &o : t.offers) {
     if (!o.applies) continue;
     applied.insert(o.rewrite);
     CodeAction a;
@@ -102,7 +102,7 @@ void offerRewrites(const TargetActions &t, const Mapper &map, const CodeActionRe
   // Rewrites that are relevant here (their kind of target is under the
   // cursor) but refused: one disabled action each, with the reason.
   std::set<const Rewrite *> refused;
-  for (const RewriteOffer &o : t.offers) {
+  for (const ShownOffer &o : t.offers) {
     if (o.applies || applied.count(o.rewrite) || !refused.insert(o.rewrite).second) continue;
     CodeAction a;
     a.title = o.title;
@@ -164,7 +164,7 @@ std::shared_ptr<const ActionIndex> buildActionIndex(const Snapshot &s, const pro
     if (p.loopId >= 0 && isMainFile(s, p.span)) index(RewriteTarget::Kind::Loop, p.span.begin.line, ix->loopAtLine);
   for (TargetActions &ta : ix->targets) {
     if (abandon()) return nullptr;
-    ta.offers = offersFor(*s.tu, ta.target);
+    ta.offers = shownOffersAt(*s.tu, ta.target);
   }
   return ix;
 }

@@ -38,7 +38,7 @@ struct TargetActions {
   RewriteTarget target;
   size_t spanBegin = 0;      ///< where the loop or launch starts
   size_t begin = 0, end = 0; ///< the target and the lines that select it
-  std::vector<RewriteOffer> offers;
+  std::vector<ShownOffer> offers;
 };
 
 struct ActionIndex {

@@ -5,7 +5,6 @@
 #include "nestor/MappingAdvisor.h"
 #include "nestor/Pragma.h"
 #include "nestor/Rewrite.h"
-#include "nestor/RefusalText.h"
 #include "nestor/Rule.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -58,32 +57,18 @@ bool isMainFile(const Snapshot &s, const SourceSpan &span) {
 
 proto::Position positionIn(const Snapshot &s, size_t offset) { return s.lines.positionAt(s.text, offset); }
 
-std::vector<RewriteOffer> offersFor(const AnalyzedTU &tu, const RewriteTarget &t) {
-  std::vector<RewriteOffer> out;
-  for (Offer &offer : offersAt(tu, t)) {
-    RewriteOffer o;
-    o.rewrite = offer.rewrite;
-    o.params = std::move(offer.params);
-    o.title = offer.applicability.titled(o.rewrite->title(o.params));
-    o.applies = offer.applicability.applies;
-    o.reason = refusalText(offer.applicability, tu.model().file);
-    out.push_back(std::move(o));
-  }
-  return out;
-}
-
 namespace {
 
 /// Markdown list of the rewrites of a target: applicable variants, and one
 /// line with the reason for each rewrite that does not apply.
 std::string rewritesMarkdown(const AnalyzedTU &tu, const RewriteTarget &t) {
   std::string md;
-  std::vector<RewriteOffer> offers = offersFor(tu, t);
+  std::vector<ShownOffer> offers = shownOffersAt(tu, t);
   std::set<const Rewrite *> applied;
-  for (const RewriteOffer &o : offers)
+  for (const ShownOffer &o : offers)
     if (o.applies) { md += "- ✓ " + o.title + "\n"; applied.insert(o.rewrite); }
   std::set<const Rewrite *> refused;
-  for (const RewriteOffer &o : offers)
+  for (const ShownOffer &o : offers)
     if (!o.applies && !applied.count(o.rewrite) && refused.insert(o.rewrite).second)
       md += "- ✗ " + code(o.rewrite->id()) + ": " + o.reason + "\n";
   if (md.empty()) return "";
@@ -478,7 +463,7 @@ llvm::Expected<Array> profileCandidates(const Snapshot &s, const std::string &ke
     unsigned line = 0;
     if (t.kind == RewriteTarget::Kind::Loop && size_t(t.id) < m.loops.size()) line = m.loops[size_t(t.id)].span.begin.line;
     if (t.kind == RewriteTarget::Kind::Launch && size_t(t.id) < m.launches.size()) line = m.launches[size_t(t.id)].span.begin.line;
-    for (const RewriteOffer &o : offersFor(*s.tu, t)) {
+    for (const ShownOffer &o : shownOffersAt(*s.tu, t)) {
       if (!o.applies) continue;
       out.push_back(Object{{"rewrite", std::string(o.rewrite->id())},
                            {"params", paramsJSON(o.params)},

@@ -70,15 +70,6 @@ proto::Position positionIn(const Snapshot &s, size_t offset);
 bool isMainFile(const Snapshot &s, const SourceSpan &span);
 
 /// One rewrite x variant for a target, with prepare()'s verdict.
-struct RewriteOffer {
-  const Rewrite *rewrite = nullptr;
-  RewriteParams params;
-  std::string title;
-  bool applies = false;
-  std::string reason; ///< why not, with the blocking line
-};
-/// Every variant of every rewrite of the target's kind.
-std::vector<RewriteOffer> offersFor(const AnalyzedTU &tu, const RewriteTarget &t);
 
 llvm::json::Value paramsJSON(const RewriteParams &p);
 proto::TextEdit lspEdit(const Snapshot &s, const TextEdit &e);

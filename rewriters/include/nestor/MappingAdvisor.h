@@ -71,12 +71,7 @@ inline constexpr double kKeepOriginalMargin = 1.1;
 
 /// One variant of one rewrite at a target, with the cost model's estimate of
 /// the mapping it makes (estimateUs < 0: the model has none for it).
-struct RankedOffer {
-  const Rewrite *rewrite = nullptr;
-  RewriteParams params; ///< resolved
-  std::string title;    ///< with prepare()'s note
-  bool applies = false;
-  std::string reason;   ///< refusal, as --list and the hover show it
+struct RankedOffer : ShownOffer {
   const Mapping *mapping = nullptr; ///< points into advice
   double estimateUs = -1;
   unsigned rank = 0;    ///< 1 = fastest estimate among the offers that apply; 0 when refused

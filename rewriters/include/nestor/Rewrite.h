@@ -166,6 +166,18 @@ enum class OfferSearch { Every, UntilOneApplies };
 std::vector<Offer> offersAt(const AnalyzedTU &tu, const RewriteTarget &t, const Rewrite *only = nullptr,
                             OfferSearch search = OfferSearch::Every);
 
+/// An offer as the front ends show it (code actions, hovers, --list).
+struct ShownOffer {
+  const Rewrite *rewrite = nullptr;
+  RewriteParams params; ///< resolved
+  std::string title;    ///< with prepare()'s note
+  bool applies = false;
+  std::string reason;   ///< why not, naming the blocking line (refusalText); empty when it applies
+};
+
+/// offersAt's offers with their titles and refusals as shown.
+std::vector<ShownOffer> shownOffersAt(const AnalyzedTU &tu, const RewriteTarget &t);
+
 /// Each rewriters/<name>/<Name>.cpp defines `const Rewrite &NameRewrite()`.
 #define NESTOR_REWRITE(Name) const Rewrite &Name##Rewrite();
 #include "nestor/Rewrites.def"

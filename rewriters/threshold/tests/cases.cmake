@@ -1,0 +1,34 @@
+# threshold (rewriters/threshold, docs/rewrites-dp.md): the dynamic-parallelism
+# family's cases (rewriters/dp_common/tests/family.cmake) and threshold's own;
+# goldens in tests/golden/, with those of the chains that start with threshold.
+# Registered by tests/rewrite/CMakeLists.txt.
+include(${PROJECT_SOURCE_DIR}/rewriters/dp_common/tests/family.cmake)
+nestor_dp_rewrite_cases(threshold)
+
+# ---- the graph programs: threshold alone and the full chain ----------------
+nestor_dp_graph_cases(threshold APPLY threshold)
+nestor_dp_graph_cases(threshold_coarsen_aggregate APPLY threshold,coarsen,aggregate PARAMS granularity=grid)
+
+# ---- the family's inputs (rewriters/dp_common/tests, cursor markers) --------
+set(dp_fx rewriters/dp_common/tests)
+# 3-D child grid and block, `return` in the child, a parameter it modifies.
+nestor_dp_case(dp/multidim.threshold INPUT ${dp_fx}/multidim.cu AT "^" APPLY threshold PARAMS threshold=512)
+nestor_dp_case(dp/multidim.threshold_coarsen_aggregate INPUT ${dp_fx}/multidim.cu AT "^"
+               APPLY threshold,coarsen,aggregate PARAMS granularity=warp)
+# Side effects in the configuration and arguments; the launch is in a loop.
+nestor_dp_case(dp/side_effects.threshold INPUT ${dp_fx}/side_effects.cu AT "^" APPLY threshold)
+# __shared__ and __syncthreads in the child.
+nestor_rewrite_refusal(dp_shared_barrier_threshold INPUT ${dp_fx}/shared_barrier.cu AT "^" APPLY threshold
+                       EXPECT "not serialisable: 'tile_sum' uses __syncthreads")
+# Host launches are not DP launches.
+nestor_rewrite_refusal(dp_host_launch_threshold INPUT examples/graph/bfs.cu AT "bfs_parent<<<" APPLY threshold
+                       EXPECT "host-side launch")
+
+# Launch arguments of class type, copied (family.cmake).
+nestor_dp_argument_copy_cases(threshold)
+
+# The ranking holds only what the engine offers (issues #21, #22): where every
+# DP rewrite is refused, --list gives each refused rewrite one line with its
+# reason; with nothing offered, the advice is to keep the original.
+nestor_rewrite_listed(dp.device_sync_mapping_not_made INPUT ${dp_fx}/device_sync.cu AT "^"
+  EXPECT "threshold: not offered: device-side cudaDeviceSynchronize()")

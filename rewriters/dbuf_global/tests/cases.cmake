@@ -1,0 +1,21 @@
+# dbuf-global (rewriters/dbuf_global, docs/rewrites-templates.md): the
+# load-balancing loop templates' cases (rewriters/lb_common/tests/family.cmake)
+# and dbuf-global's own; goldens in tests/golden/. Registered by
+# tests/rewrite/CMakeLists.txt.
+include(${PROJECT_SOURCE_DIR}/rewriters/lb_common/tests/family.cmake)
+nestor_lb_loop_template_cases(dbuf-global)
+
+# A launch of the kernel that names a stream is refused: the passes after it
+# must be ordered on the default stream.
+nestor_rewrite_refusal(templates.dbuf_global_named_stream INPUT rewriters/lb_common/tests/refusals.cu
+  AT "^named_stream" APPLY dbuf-global EXPECT "line 67 names a stream (st)")
+# The family's for-each checks (one template each): a body that writes a
+# thread's local.
+nestor_rewrite_refusal(templates.foreach_carried_local INPUT rewriters/lb_common/tests/foreach_refusals.cu
+  AT "^carried_local" APPLY dbuf-global EXPECT "writes the thread's local 'seen'")
+# sssp's flat loop (bench/graph/flat): its iterations are independent
+# (commutative atomicMin), but a loop with atomics is distributed only under a
+# #pragma np parallel for: said so.
+nestor_rewrite_refusal(templates.sssp_flat_atomics INPUT bench/graph/flat/sssp.cu AT "for (unsigned e = offsets[v]"
+  APPLY dbuf-global
+  EXPECT "as a loop of independent iterations: the loop's iterations are independent, but it calls an atomic (line 32)")

@@ -72,6 +72,7 @@ function(nestor_dp_rewrite_cases rw)
   nestor_rewrite_refusal(dp_device_sync_${rw} INPUT ${fx}/device_sync.cu AT "^" APPLY ${rw}
                          EXPECT "device-side cudaDeviceSynchronize")
   nestor_dp_launch_after_includes_case(${rw})
+  nestor_dp_tail_launch_refusal(${rw})
 endfunction()
 
 # Launch arguments of class type (issue #21): LonestarGPU's Graph, passed by

@@ -17,3 +17,5 @@ nestor_rewrite_case(templates/launch_refusals.dpar_opt_launch_dynamic_shared INP
 
 # It keeps its device launch and says in its title what it does instead.
 nestor_lb_launch_title_listed(dpar-opt-launch "One device launch per block (dpar-opt)")
+# A tail launch is refused (rewriters/dp_common/tests/family.cmake).
+nestor_dp_tail_launch_refusal(dpar-opt-launch)

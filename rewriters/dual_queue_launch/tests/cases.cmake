@@ -9,3 +9,5 @@ nestor_lb_launch_template_cases(dual-queue-launch)
 
 # The promotion says in its code action title that -rdc is no longer needed.
 nestor_lb_launch_title_listed(dual-queue-launch "Remove the device launch (no -rdc/cudadevrt needed): dual-queue")
+# A tail launch is refused (rewriters/dp_common/tests/family.cmake).
+nestor_dp_tail_launch_refusal(dual-queue-launch)

@@ -99,3 +99,25 @@ function(nestor_add_graph_equivalence_suite prefix)
       ARGS ${NESTOR_GRAPH_INPUT_${input}})
   endforeach()
 endfunction()
+
+# nestor_rewrite_gpu_also(<out> <case>): the stress runs a rewrite case asks
+# for (nestor_rewrite_case GPU_ALSO "<suffix>|NAME=VALUE|..."), as a list of
+# "<suffix>|NAME=VALUE|..." entries; the harness that runs them calls this, so
+# that a GPU_ALSO no harness runs is a configure error
+# (nestor_rewrite_check_gpu_also).
+function(nestor_rewrite_gpu_also out case)
+  get_property(also GLOBAL PROPERTY "NESTOR_REWRITE_GOLDEN:${case}:GPU_ALSO")
+  set_property(GLOBAL PROPERTY "NESTOR_REWRITE_GOLDEN:${case}:GPU_ALSO_RUN" TRUE)
+  set(${out} "${also}" PARENT_SCOPE)
+endfunction()
+
+function(nestor_rewrite_check_gpu_also)
+  get_property(names GLOBAL PROPERTY NESTOR_REWRITE_GOLDENS)
+  foreach(name ${names})
+    get_property(also GLOBAL PROPERTY "NESTOR_REWRITE_GOLDEN:${name}:GPU_ALSO")
+    get_property(run GLOBAL PROPERTY "NESTOR_REWRITE_GOLDEN:${name}:GPU_ALSO_RUN")
+    if(also AND NOT run)
+      message(FATAL_ERROR "rewrite case '${name}' asks for GPU_ALSO runs, but no GPU harness of tests/gpu runs its group")
+    endif()
+  endforeach()
+endfunction()

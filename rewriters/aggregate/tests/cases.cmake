@@ -5,9 +5,12 @@ include(${PROJECT_SOURCE_DIR}/rewriters/dp_common/tests/family.cmake)
 nestor_dp_rewrite_cases(aggregate)
 
 # ---- the graph programs: each granularity -----------------------------------
-nestor_dp_graph_cases(aggregate_warp APPLY aggregate)
-nestor_dp_graph_cases(aggregate_block APPLY aggregate PARAMS granularity=block)
-nestor_dp_graph_cases(aggregate_grid APPLY aggregate PARAMS granularity=grid)
+# On the GPU also with a 64-record pool that overflows: the refused launches
+# take the original path.
+set(pool_overflow GPU_ALSO "pool_overflow|NESTOR_AGG_POOL_CAPACITY=64u")
+nestor_dp_graph_cases(aggregate_warp APPLY aggregate ${pool_overflow})
+nestor_dp_graph_cases(aggregate_block APPLY aggregate PARAMS granularity=block ${pool_overflow})
+nestor_dp_graph_cases(aggregate_grid APPLY aggregate PARAMS granularity=grid ${pool_overflow})
 
 # ---- the family's inputs (rewriters/dp_common/tests, cursor markers) --------
 set(dp_fx rewriters/dp_common/tests)
@@ -31,9 +34,12 @@ nestor_rewrite_refusal(dp_shared_barrier_dynamic_block_aggregate INPUT ${dp_fx}/
 
 # A runnable program whose child has __shared__ memory and barriers, aggregated
 # with a constant block (tests/gpu runs original against these goldens).
+# A child with __shared__ memory and barriers (constant block), at each
+# granularity; on the GPU against the original (tests/gpu), also with a pool
+# that overflows and falls back to the original launches.
 foreach(g warp block grid)
   nestor_dp_case(dp/row_tile_sum.aggregate_${g} INPUT tests/fixtures/dp/row_tile_sum.cu AT "tile_sum<<<"
-    APPLY aggregate PARAMS granularity=${g})
+    APPLY aggregate PARAMS granularity=${g} ${pool_overflow})
 endforeach()
 
 # Launch arguments of class type (family.cmake): refused, naming the parameter

@@ -4,7 +4,8 @@
 include(${PROJECT_SOURCE_DIR}/rewriters/dp_common/tests/family.cmake)
 nestor_dp_rewrite_cases(coarsen)
 
-nestor_dp_graph_cases(coarsen APPLY coarsen)
+# On the GPU also with a factor that leaves partial coarse blocks.
+nestor_dp_graph_cases(coarsen APPLY coarsen GPU_ALSO "factor3|NESTOR_CFACTOR=3")
 
 # ---- the family's inputs (rewriters/dp_common/tests, cursor markers) --------
 set(dp_fx rewriters/dp_common/tests)

@@ -12,7 +12,7 @@
 #                                          the launch after the #includes
 #   nestor_dp_case(<name> ...)             nestor_rewrite_case with examples/graph
 #                                          on nvcc's include path
-#   nestor_dp_graph_cases(<variant> APPLY <rewrites> [PARAMS ...])
+#   nestor_dp_graph_cases(<variant> APPLY <rewrites> [PARAMS ...] [GPU_ALSO ...])
 #                                          graph/<program>.<variant> on each graph program
 #   nestor_dp_argument_copy_cases(<id>)    a class-type launch argument, copied
 #   nestor_dp_argument_record_refusals(<id>)  ... refused where a record of it
@@ -46,14 +46,14 @@ endfunction()
 # The golden graph/<program>.<variant> of APPLY (PARAMS) at each graph
 # program's device launch.
 function(nestor_dp_graph_cases variant)
-  cmake_parse_arguments(ARG "" "APPLY" "PARAMS" ${ARGN})
+  cmake_parse_arguments(ARG "" "APPLY" "PARAMS;GPU_ALSO" ${ARGN})
   nestor_dp_graph_launches(sites)
   foreach(entry ${sites})
     string(REPLACE "|" ";" parts "${entry}")
     list(GET parts 0 program)
     list(GET parts 1 launch)
     nestor_dp_case(graph/${program}.${variant} INPUT examples/graph/${program}.cu AT "${launch}" APPLY ${ARG_APPLY}
-      PARAMS ${ARG_PARAMS})
+      PARAMS ${ARG_PARAMS} GPU_ALSO ${ARG_GPU_ALSO})
   endforeach()
 endfunction()
 

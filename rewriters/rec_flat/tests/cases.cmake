@@ -9,7 +9,7 @@ nestor_rec_template_cases(rec-flat NVCC_NORDC)
 set(trees_inc FLAGS -I${PROJECT_SOURCE_DIR}/examples/trees NVCC_FLAGS -I${PROJECT_SOURCE_DIR}/examples/trees)
 # The host launch of the recursion selects the same rewrite.
 nestor_rewrite_case(recursion/descendants.rec_flat_from_host INPUT examples/trees/descendants.cu AT "desc, 0u)"
-  APPLY rec-flat ${trees_inc})
+  APPLY rec-flat ${trees_inc} NO_GPU "the same output as recursion/descendants.rec_flat")
 # A graph BFS whose condition reads an atomic (rec-flat evaluates it after the
 # pre-order statements, in the same thread). tests/fixtures/recursion is
 # shared with tests/unit/RecursionTest.cpp.

@@ -6,7 +6,9 @@ include(${PROJECT_SOURCE_DIR}/rewriters/dp_common/tests/family.cmake)
 nestor_dp_rewrite_cases(threshold)
 
 # ---- the graph programs: threshold alone and the full chain ----------------
-nestor_dp_graph_cases(threshold APPLY threshold)
+# On the GPU also with every launch serialised, and with every launch made.
+nestor_dp_graph_cases(threshold APPLY threshold
+  GPU_ALSO "all_serial|NESTOR_THRESHOLD=1000000000" "all_launched|NESTOR_THRESHOLD=1")
 nestor_dp_graph_cases(threshold_coarsen_aggregate APPLY threshold,coarsen,aggregate PARAMS granularity=grid)
 
 # ---- the family's inputs (rewriters/dp_common/tests, cursor markers) --------

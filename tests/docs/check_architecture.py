@@ -4,11 +4,14 @@
   1. every path it names in backquotes exists (a `{a,b}` group names each
      member; `<name>` placeholders and globs are skipped);
   2. every source file of the code folders is named, by its path, by its
-     file name, or by its folder (a path ending in `/`);
+     file name, or by its folder (a path ending in `/`); the folder of a
+     rewrite is named by its line in the registry, Rewrites.def, which the
+     `rewriters/<name>/` row of ARCHITECTURE.md names as the list of them
+     (so a new rewrite is one folder plus one registry line);
   3. each rewrite of rewriters/include/nestor/Rewrites.def agrees across
      names: NESTOR_REWRITE(DualQueue) lives in rewriters/dual_queue/DualQueue.cpp,
      defines `const Rewrite &DualQueueRewrite()` in namespace nestor and
-     answers the id `dual-queue`; its folder is named in ARCHITECTURE.md.
+     answers the id `dual-queue`.
 
 Exit status 1 with one line per problem."""
 import argparse
@@ -59,6 +62,20 @@ def main():
         text = f.read()
     problems = []
 
+    # The rewrites of the registry and their folders.
+    with open(os.path.join(root, "rewriters/include/nestor/Rewrites.def"), encoding="utf-8") as f:
+        names = re.findall(r"^NESTOR_REWRITE\((\w+)\)", f.read(), re.M)
+    folders = {}
+    for name in names:
+        folder = snake(name)
+        if not os.path.isdir(os.path.join(root, "rewriters", folder)):
+            folder = name.lower()  # SubWarp in subwarp/: one word
+        folders[name] = folder
+    registry_row = re.search(r"^\| `rewriters/<name>/` \|[^\n]*`Rewrites\.def`", text, re.M)
+    if not registry_row:
+        problems.append("ARCHITECTURE.md has no `rewriters/<name>/` row naming `Rewrites.def` as the list of rewrites")
+    registered = {"rewriters/" + f for f in folders.values()} if registry_row else set()
+
     # 1. Named paths exist: relative to the root, or to a folder the same line names.
     for line in text.splitlines():
         bases = [p for p in named_paths(line) if p.endswith("/")]
@@ -87,19 +104,15 @@ def main():
                         # A header goes with its implementation (Variance.h with
                 # Variance.cpp), an implementation with its public header.
                 partner = (stem + ".cpp" in words) if f.endswith(".h") else (stem + ".h" in words)
-                if rel in words or f in words or stem in words or folder_named or partner:
+                if rel in words or f in words or stem in words or folder_named or partner or rel_dir in registered:
                     continue
                 problems.append(f"{rel} is not named in ARCHITECTURE.md")
 
     # 3. Rewrites: folder, file, function, namespace, id agree.
-    with open(os.path.join(root, "rewriters/include/nestor/Rewrites.def"), encoding="utf-8") as f:
-        names = re.findall(r"^NESTOR_REWRITE\((\w+)\)", f.read(), re.M)
     if not names:
         problems.append("Rewrites.def lists no rewrite")
     for name in names:
-        folder = snake(name)
-        if not os.path.isdir(os.path.join(root, "rewriters", folder)):
-            folder = name.lower()  # SubWarp in subwarp/: one word
+        folder = folders[name]
         rid = ID_EXCEPTIONS.get(name, folder.replace("_", "-"))
         src = os.path.join(root, "rewriters", folder, name + ".cpp")
         if not os.path.exists(src):
@@ -114,8 +127,6 @@ def main():
         ids = re.findall(r'const char \*id\(\) const override \{ return "([^"]+)"; \}', code)
         if ids != [rid]:
             problems.append(f"rewriters/{folder}/{name}.cpp answers the id {ids or 'none'}, expected [{rid!r}]")
-        if f"{folder}/" not in text:
-            problems.append(f"rewriters/{folder}/ is not named in ARCHITECTURE.md")
 
     for p in problems:
         print(p)

@@ -32,10 +32,11 @@
 # bench/graph/run.sh --variants rewriters/*/tests/golden/graph times them.
 include_guard(GLOBAL)
 
-# The graph programs of examples/graph and their device launch, as
-# "<program>|<text of the launch>".
-function(nestor_dp_graph_launches out)
-  set(${out} "neighbour_sum|ns_child<<<" "bfs|bfs_child<<<" "sssp|sssp_child<<<" PARENT_SCOPE)
+# The graph programs of examples/graph and the text of their device launch,
+# as two lists in step: foreach(program launch IN ZIP_LISTS programs launches).
+function(nestor_dp_graph_launches programs launches)
+  set(${programs} neighbour_sum bfs sssp PARENT_SCOPE)
+  set(${launches} "ns_child<<<" "bfs_child<<<" "sssp_child<<<" PARENT_SCOPE)
 endfunction()
 
 function(nestor_dp_case name)
@@ -47,11 +48,8 @@ endfunction()
 # program's device launch.
 function(nestor_dp_graph_cases variant)
   cmake_parse_arguments(ARG "" "APPLY" "PARAMS;GPU_ALSO" ${ARGN})
-  nestor_dp_graph_launches(sites)
-  foreach(entry ${sites})
-    string(REPLACE "|" ";" parts "${entry}")
-    list(GET parts 0 program)
-    list(GET parts 1 launch)
+  nestor_dp_graph_launches(programs launches)
+  foreach(program launch IN ZIP_LISTS programs launches)
     nestor_dp_case(graph/${program}.${variant} INPUT examples/graph/${program}.cu AT "${launch}" APPLY ${ARG_APPLY}
       PARAMS ${ARG_PARAMS} GPU_ALSO ${ARG_GPU_ALSO})
   endforeach()
@@ -60,11 +58,8 @@ endfunction()
 function(nestor_dp_rewrite_cases rw)
   file(RELATIVE_PATH fx "${PROJECT_SOURCE_DIR}" "${CMAKE_CURRENT_FUNCTION_LIST_DIR}")
   # Applying a rewrite twice is refused.
-  nestor_dp_graph_launches(sites)
-  foreach(entry ${sites})
-    string(REPLACE "|" ";" parts "${entry}")
-    list(GET parts 0 program)
-    list(GET parts 1 launch)
+  nestor_dp_graph_launches(programs launches)
+  foreach(program launch IN ZIP_LISTS programs launches)
     nestor_rewrite_refusal(dp_${program}_${rw}_twice INPUT examples/graph/${program}.cu AT "${launch}"
       APPLY ${rw},${rw} EXPECT "already applied")
   endforeach()

@@ -266,14 +266,12 @@ std::optional<LbPlan> check(const AnalyzedTU &tu, const RewriteTarget &t, const 
     return refuse("the bounds `" + c.mr.begin + "` .. `" + c.mr.end +
                       "` are not a CSR-like pair (begin = p[q], end = p[q + 1]): the templates split rows of a CSR offsets array",
                   l.headerSpan);
-  c.kernel = m.findKernel(l.function);
-  c.fd = tu.functionDecl(l.function);
-  c.fs = dyn_cast_or_null<ForStmt>(tu.loopStmt(l.id));
-  if (!c.kernel || !c.kernel->isGlobal || !c.fd || !c.fd->hasBody() || !c.fs)
-    return refuse("the kernel '" + l.function + "' was not analysed", l.headerSpan);
+  loops::LoopKernel lk;
+  if (auto why = loops::findLoopKernel(tu, l, lk)) return refuse(why->reason, why->span);
+  c.kernel = lk.kernel;
+  c.fd = lk.fd;
+  c.fs = lk.fs;
   const Kernel &k = *c.kernel;
-  if (c.fd->getDescribedFunctionTemplate() || c.fd->isTemplateInstantiation())
-    return refuse("'" + k.name + "' is a template kernel", k.nameSpan);
   if (!k.shared.empty())
     return refuse("the kernel uses the __shared__ '" + k.shared.front().name + "' (" + lineOf(k.shared.front().span) +
                       "): the block-mapped phase runs other threads' rows, which shared memory would not follow",

@@ -254,4 +254,15 @@ bool isCsrPair(const Expr *lower, const Expr *upper, const ASTContext &ctx) {
   return strip(r) == strip(q) + "+1" || strip(r) == "1+" + strip(q) || strip(r) == "(" + strip(q) + ")+1";
 }
 
+std::optional<KernelRefusal> findLoopKernel(const AnalyzedTU &tu, const LoopSite &l, LoopKernel &out) {
+  out.kernel = tu.model().findKernel(l.function);
+  out.fd = tu.functionDecl(l.function);
+  out.fs = dyn_cast_or_null<ForStmt>(tu.loopStmt(l.id));
+  if (!out.kernel || !out.kernel->isGlobal || !out.fd || !out.fd->hasBody() || !out.fs)
+    return KernelRefusal{"the kernel '" + l.function + "' was not analysed", l.headerSpan};
+  if (out.fd->getDescribedFunctionTemplate() || out.fd->isTemplateInstantiation())
+    return KernelRefusal{"'" + out.kernel->name + "' is a template kernel", out.kernel->nameSpan};
+  return std::nullopt;
+}
+
 } // namespace nestor::loops

@@ -15,6 +15,7 @@ namespace clang {
 class ASTContext;
 class Expr;
 class ForStmt;
+class FunctionDecl;
 class QualType;
 class Stmt;
 class VarDecl;
@@ -85,5 +86,22 @@ std::optional<ForParts> forParts(const clang::ForStmt *fs, const clang::ASTConte
 /// operator and the folded value. Subtractions are left out: the rewrites
 /// re-emit the folded value as it is written.
 std::optional<std::pair<ReductionOp, const clang::Expr *>> matchUpdate(const clang::Stmt *s, const clang::VarDecl *acc);
+
+/// The kernel whose loop a loop template (lb_common/, merge_path/) rewrites:
+/// its model, its declaration and the loop's `for` statement.
+struct LoopKernel {
+  const Kernel *kernel = nullptr;
+  const clang::FunctionDecl *fd = nullptr;
+  const clang::ForStmt *fs = nullptr;
+};
+/// Why a loop's kernel cannot be rewritten, and where.
+struct KernelRefusal {
+  std::string reason;
+  SourceSpan span;
+};
+/// Finds the loop's kernel (a __global__ function with a body, the loop a
+/// `for`), or says why not: not analysed, or a template (the templates emit
+/// one non-template copy of the kernel).
+std::optional<KernelRefusal> findLoopKernel(const AnalyzedTU &tu, const LoopSite &l, LoopKernel &out);
 
 } // namespace nestor::loops

@@ -289,14 +289,12 @@ Plan check(const AnalyzedTU &tu, const RewriteTarget &t) {
                       "` are not a CSR-like pair (begin = p[q], end = p[q + 1]): merge-path splits the iterations of a "
                       "CSR offsets array",
                   l.headerSpan);
-  c.kernel = m.findKernel(l.function);
-  c.fd = tu.functionDecl(l.function);
-  c.fs = dyn_cast_or_null<ForStmt>(tu.loopStmt(l.id));
-  if (!c.kernel || !c.kernel->isGlobal || !c.fd || !c.fd->hasBody() || !c.fs)
-    return refuse("the kernel '" + l.function + "' was not analysed", l.headerSpan);
+  loops::LoopKernel lk;
+  if (auto why = loops::findLoopKernel(tu, l, lk)) return refuse(why->reason, why->span);
+  c.kernel = lk.kernel;
+  c.fd = lk.fd;
+  c.fs = lk.fs;
   const Kernel &k = *c.kernel;
-  if (c.fd->getDescribedFunctionTemplate() || c.fd->isTemplateInstantiation())
-    return refuse("'" + k.name + "' is a template kernel", k.nameSpan);
   if (k.isRecursive) return refuse("the kernel is recursive", k.nameSpan);
   // The CSR pair as written in the header or held in locals of a single
   // definition (`int start = ptr[row], end = ptr[row + 1];`, nestor/DefUse.h):

@@ -19,3 +19,7 @@ nestor_rewrite_refusal(templates.foreach_carried_local INPUT rewriters/lb_common
 nestor_rewrite_refusal(templates.sssp_flat_atomics INPUT bench/graph/flat/sssp.cu AT "for (unsigned e = offsets[v]"
   APPLY dbuf-global
   EXPECT "as a loop of independent iterations: the loop's iterations are independent, but it calls an atomic (line 32)")
+# A template kernel: the template emits one non-template copy of the kernel
+# (loop_common's findLoopKernel, shared with merge-path).
+nestor_rewrite_refusal(templates.dbuf_global_template_kernel INPUT rewriters/lb_common/tests/template_kernel.cu
+  AT "^" APPLY dbuf-global EXPECT "'row_sums_t' is a template kernel")

@@ -37,6 +37,8 @@ nestor_rewrite_case(merge_path/not_fused.guard_else.merge_path INPUT not_fused.c
 # Refusals, each naming the construct and its line; the load-balancing
 # templates' refusal kernels (rewriters/lb_common/tests/refusals.cu) first.
 set(mp_tmpl_fx rewriters/lb_common/tests/refusals.cu)
+nestor_rewrite_refusal(merge_path.template_kernel INPUT rewriters/lb_common/tests/template_kernel.cu AT "^" APPLY merge-path
+  EXPECT "'row_sums_t' is a template kernel")
 nestor_rewrite_refusal(merge_path.not_csr INPUT ${mp_tmpl_fx} AT "^not_csr" APPLY merge-path
   EXPECT "are not a CSR-like pair")
 nestor_rewrite_refusal(merge_path.nested INPUT ${mp_tmpl_fx} AT "^nested" APPLY merge-path

@@ -100,15 +100,22 @@ function(nestor_add_graph_equivalence_suite prefix)
   endforeach()
 endfunction()
 
-# nestor_rewrite_gpu_also(<out> <case>): the stress runs a rewrite case asks
-# for (nestor_rewrite_case GPU_ALSO "<suffix>|NAME=VALUE|..."), as a list of
-# "<suffix>|NAME=VALUE|..." entries; the harness that runs them calls this, so
-# that a GPU_ALSO no harness runs is a configure error
-# (nestor_rewrite_check_gpu_also).
-function(nestor_rewrite_gpu_also out case)
+# nestor_rewrite_gpu_also_tests(<case> <test name> ORIGINAL a.cu REWRITTEN b.cu [ARGS ...]):
+# the stress runs a rewrite case asks for (nestor_rewrite_case GPU_ALSO
+# "<suffix>|NAME=VALUE|..."): one equivalence test <test name>_<suffix> each,
+# the rewritten program built with those definitions. The harness that runs a
+# group's goldens calls it, so that a GPU_ALSO no harness runs is a configure
+# error (nestor_rewrite_check_gpu_also).
+function(nestor_rewrite_gpu_also_tests case name)
+  cmake_parse_arguments(ALSO "" "ORIGINAL;REWRITTEN" "ARGS" ${ARGN})
   get_property(also GLOBAL PROPERTY "NESTOR_REWRITE_GOLDEN:${case}:GPU_ALSO")
   set_property(GLOBAL PROPERTY "NESTOR_REWRITE_GOLDEN:${case}:GPU_ALSO_RUN" TRUE)
-  set(${out} "${also}" PARENT_SCOPE)
+  foreach(entry ${also})
+    string(REPLACE "|" ";" defines "${entry}")
+    list(POP_FRONT defines suffix)
+    nestor_add_equivalence_test(${name}_${suffix} ORIGINAL ${ALSO_ORIGINAL} REWRITTEN ${ALSO_REWRITTEN}
+      REWRITTEN_DEFINES ${defines} ARGS ${ALSO_ARGS})
+  endforeach()
 endfunction()
 
 function(nestor_rewrite_check_gpu_also)

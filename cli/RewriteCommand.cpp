@@ -170,7 +170,7 @@ int runRewrite(const std::optional<std::vector<std::string>> &compileFlags) {
   if (RewriteList) {
     // One ranking of every rewrite variant at the line by the cost model's
     // estimated time (docs/mapping.md), with "keep the original" when nothing
-    // is estimated to beat it by 10%: per target kind (loop, launch) found there.
+    // is estimated to beat it by 25%: per target kind (loop, launch) found there.
     auto mappingConfig = mappingConfigFor(**tu);
     if (!mappingConfig) {
       errs() << "error: " << toString(mappingConfig.takeError()) << "\n";

@@ -373,7 +373,7 @@ std::string adviceSentence(const OfferRanking &r) {
   if (r.keepOriginal)
     return s + "keep the original: " +
            (b ? "the best offer, " + std::string(b->rewrite->id()) + " " + variantLabel(*b) + " (" +
-                    estimateText(b->estimateUs) + "), is not estimated to beat it by 10%"
+                    estimateText(b->estimateUs) + "), is not estimated to beat it by " + std::string(kKeepOriginalMarginText)
             : std::any_of(r.offers.begin(), r.offers.end(), [](const RankedOffer &o) { return o.applies; })
                 ? std::string("no rewrite that applies here has an estimate")
                 : std::string("no rewrite applies here"));
@@ -432,7 +432,9 @@ std::string offerListText(const OfferRanking &r, bool verbose) {
 std::string offerMarkdown(const OfferRanking &r) {
   if (r.originalUs <= 0) return "";
   std::string md = "**Estimated time** (cost model, docs/mapping.md): original " + estimateText(r.originalUs) + ".\n\n";
-  if (r.keepOriginal) md += "**Keep the original**: nothing offered here is estimated to beat it by 10%.\n\n";
+  if (r.keepOriginal)
+    md += "**Keep the original**: nothing offered here is estimated to beat it by " +
+          std::string(kKeepOriginalMarginText) + ".\n\n";
   unsigned shown = 0;
   for (const RankedOffer &o : r.offers) {
     if (!o.applies || o.estimateUs < 0 || shown == 3) continue;

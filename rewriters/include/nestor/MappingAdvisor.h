@@ -66,8 +66,16 @@ std::string mappingMarkdown(const MappingAdvice &a);
 
 // ---- one ranking of everything the engine offers (issue 22) -----------------
 
-/// "Keep the original" unless an offer is estimated to beat it by 10%.
-inline constexpr double kKeepOriginalMargin = 1.1;
+/// "Keep the original" unless an offer is estimated to beat it by 25%. The
+/// measured criterion is 10% (issue 22); the estimate must clear more because
+/// the model's estimates of the variants that nearly tie with the original
+/// are off by more than that: training sets of bench/mapping, NVIDIA H200:
+/// 8-step time-major series and regular CSR rows estimated 1.17-1.18x faster
+/// with a rewrite, measured 0.37-1.03x; the closest rewrite that measured a
+/// real gain (regular SpMV, 1.12x) was estimated 1.37x.
+inline constexpr double kKeepOriginalMargin = 1.25;
+/// The margin in words, for the texts that say why the original is kept.
+inline constexpr const char *kKeepOriginalMarginText = "25%";
 
 /// One variant of one rewrite at a target, with the cost model's estimate of
 /// the mapping it makes (estimateUs < 0: the model has none for it).

@@ -65,7 +65,7 @@ struct CandidateList {
   std::vector<std::string> notes;    ///< rewrites left out and why (e.g. annotation-only)
   bool usesDeviceLaunches = false;   ///< the file launches kernels from the device (CDP)
   /// The cost model's estimate of the original (the sum over the targets'
-  /// originals), and whether no candidate is estimated to beat it by 10%:
+  /// originals), and whether no candidate is estimated to beat it by 25%:
   /// then "keep the original" is the static first choice.
   double originalUs = 0;
   bool keepOriginal = false;

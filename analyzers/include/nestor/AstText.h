@@ -86,4 +86,22 @@ inline const clang::Expr *stripConversions(const clang::Expr *e) {
   return e;
 }
 
+/// The expression as written: strips only what the compiler added (implicit
+/// casts, temporaries, an implicit conversion to dim3), not parentheses or
+/// explicit casts. An edit that replaces a launch's grid or block replaces
+/// this: replacing what stripConversions leaves would keep a written cast
+/// around the new text (`int(X)` would become `int(dim3 ...)`).
+inline const clang::Expr *stripImplicitConversions(const clang::Expr *e) {
+  while (e) {
+    const clang::Expr *prev = e;
+    e = e->IgnoreImplicit();
+    if (auto *ce = llvm::dyn_cast<clang::CXXConstructExpr>(e);
+        ce && !llvm::isa<clang::CXXTemporaryObjectExpr>(ce) && ce->getParenOrBraceRange().isInvalid() &&
+        ce->getNumArgs() >= 1 && (ce->getNumArgs() == 1 || llvm::isa<clang::CXXDefaultArgExpr>(ce->getArg(1))))
+      e = ce->getArg(0);
+    if (e == prev) break;
+  }
+  return e;
+}
+
 } // namespace nestor

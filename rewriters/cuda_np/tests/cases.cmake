@@ -167,3 +167,15 @@ nestor_rewrite_refusal(loops.np_global_array_kernel_address INPUT ${refusals_fx}
   AFTER "big_array_address_taken(" APPLY np EXPECT "used other than by a <<<>>> launch")
 nestor_rewrite_refusal(loops.np_return_in_branch_inter INPUT ${refusals_fx} AT "${each_j}" AFTER "return_in_branch("
   APPLY np PARAMS np_type=inter EXPECT "cannot return from inside a statement that encloses a parallel loop")
+
+# Launch configurations written with casts (rewriters/cuda_np/tests/
+# launch_casts.cu): the enlarged block and the reshaped grid replace the
+# whole written argument; the nvcc check is the test (a golden that keeps
+# `int(...)` around the new dim3 does not compile).
+set(casts_in rewriters/cuda_np/tests/launch_casts.cu)
+nestor_rewrite_case(edits/launch_casts.np_inter_4 INPUT ${casts_in} AT "for (int c = 0" APPLY np
+  PARAMS slaves=4 np_type=inter)
+nestor_rewrite_case(edits/launch_casts.np_intra_8 INPUT ${casts_in} AT "for (int c = 0" APPLY np
+  PARAMS slaves=8 np_type=intra)
+nestor_rewrite_case(edits/launch_casts.rt_np_intra_16 INPUT ${casts_in} AT "for (int c = 1" APPLY np
+  PARAMS slaves=16 np_type=intra)

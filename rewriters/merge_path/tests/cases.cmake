@@ -33,6 +33,10 @@ nestor_rewrite_case(merge_path/epilogue_block.merge_path INPUT epilogue_block.cu
 # ... a helper of the epilogue reads threadIdx; a guard with an else branch.
 nestor_rewrite_case(merge_path/not_fused.helper_lane.merge_path INPUT not_fused.cu AT "^helper_lane" APPLY merge-path)
 nestor_rewrite_case(merge_path/not_fused.guard_else.merge_path INPUT not_fused.cu AT "^guard_else" APPLY merge-path)
+# ... another loop over the row after it (a row normalisation): the merge
+# kernel's blocks would wait for their longest row.
+nestor_rewrite_case(merge_path/not_fused_loop.second_loop.merge_path INPUT not_fused_loop.cu AT "^second_loop"
+  APPLY merge-path)
 
 # Refusals, each naming the construct and its line; the load-balancing
 # templates' refusal kernels (rewriters/lb_common/tests/refusals.cu) first.

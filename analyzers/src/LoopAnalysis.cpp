@@ -485,6 +485,10 @@ void FunctionScanner::recordAccess(const ArraySubscriptExpr *as, bool isWrite, c
     a.dependsOnInduction |= mentionsAnyVar(idx, derived);
     a.indirect |= containsLoad(idx);
   }
+  // A base that varies with the thread (a local pointer to the thread's
+  // row, `const float *z = logits + r * classes; ... z[k]`): each thread
+  // walks its own memory even though the index does not name the thread.
+  a.dependsOnThread |= variance_.of(root) == Variance::ThreadVarying;
   if (!indices.empty()) a.threadContiguous = isThreadLinear(indices.back());
   // Unit stride along the loop: the induction variable itself is a term of
   // the innermost index and the loop steps by one (CSR `val[e]`, `a[row * m + j]`).

@@ -201,6 +201,45 @@ TEST(Analysis, ImplicitIncludesOnlyPreambleIsSharedAcrossLeadingLines) {
   EXPECT_EQ(perText.builds(), 2u);
 }
 
+// A local pointer to the thread's row (`const float *z = logits + r * n;`):
+// z[k] names no thread in its index, but every thread walks its own memory
+// (fourth held-out set's log-sum-exp rows: the model had seen no bytes moved).
+TEST(Analysis, AThreadOffsetPointerBaseMakesTheAccessPerThread) {
+  TempDir d;
+  AnalysisOptions o;
+  o.flags.cudaPath = "none";
+  auto tu = analyzeFile(d.file("lse.cu", "__global__ void k(const float *logits, float *out, int rows, int n) {\n"
+                                         "  int r = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                         "  if (r < rows) {\n"
+                                         "    const float *z = logits + (long)r * n;\n"
+                                         "    const float *w = logits;\n"
+                                         "    float s = 0.0f;\n"
+                                         "    for (int k = 0; k < n; ++k) s += z[k] * w[k];\n"
+                                         "    out[r] = s;\n"
+                                         "  }\n"
+                                         "}\n"),
+                        o);
+  ASSERT_TRUE(bool(tu));
+  const FileModel &m = (*tu)->model();
+  ASSERT_EQ(m.loops.size(), 1u);
+  bool sawZ = false, sawW = false;
+  for (const ArrayAccess &a : m.loops[0].accesses) {
+    if (a.array == "z") {
+      sawZ = true;
+      EXPECT_TRUE(a.dependsOnThread) << "z points at the thread's row";
+      EXPECT_FALSE(a.threadContiguous);
+      EXPECT_TRUE(a.inductionContiguous);
+    }
+    if (a.array == "w") {
+      sawW = true;
+      EXPECT_FALSE(a.dependsOnThread) << "w is the same pointer in every thread";
+    }
+  }
+  EXPECT_TRUE(sawZ);
+  EXPECT_TRUE(sawW);
+}
+
+
 // A value is per-thread when it is computed from one, or assigned under a
 // thread-dependent condition entered after its declaration: a loop counter
 // declared inside `if (col < ncols)` is the same in every thread that runs the

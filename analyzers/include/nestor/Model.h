@@ -85,7 +85,7 @@ struct ArrayAccess {
   std::string array;        ///< base expression text, e.g. "a" or "g->rows"
   std::string index;        ///< index expression text
   bool isWrite = false;
-  bool dependsOnThread = false;    ///< index varies with thread ids
+  bool dependsOnThread = false;    ///< index or base (a per-thread pointer) varies with thread ids
   bool dependsOnInduction = false; ///< index uses the loop's induction variable
   bool indirect = false;           ///< index contains a memory load (gather/scatter)
   /// Consecutive threads touch consecutive elements (threadIdx.x appears with

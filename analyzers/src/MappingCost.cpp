@@ -256,6 +256,7 @@ double LaunchCostInput::shareOver(double limit) const {
 }
 
 double LaunchCostInput::longestChild() const {
+  if (!sizedByData) return C;
   return C * std::pow(std::max(1.0, P), std::max(kOutlierSkew, skew));
 }
 

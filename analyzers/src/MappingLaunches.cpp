@@ -37,6 +37,8 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
   cost.skew = cfg.skew;
   if (ls.blockValue) cost.childBlock = double(*ls.blockValue);
   else if (auto v = evaluateSize(ls.block, cfg.sizes)) cost.childBlock = std::max(1.0, *v);
+  // A child grid of constant size has no outlier (kOutlierSkew).
+  cost.sizedByData = !(ls.gridValue && ls.blockValue);
   const bool recursive = ls.child == ls.parent;
   cost.recursive = recursive;
   // A child thread that loops runs its loops' trips in steps (outermost

@@ -127,8 +127,12 @@ struct LaunchCostInput {
   /// The child is the parent kernel itself: its device launches nest, each
   /// level's launched from grids that the level above launched.
   bool recursive = false;
-  /// The longest of the P children: C for regular sizes, a power-law tail
-  /// C x P^skew otherwise (as a loop's longest row, LoopCostInput::wait).
+  /// The child's grid and block are not both compile-time constants: its
+  /// size may be read from data, and one child may be an outlier (a hub).
+  bool sizedByData = true;
+  /// The longest of the P children: C for a constant child grid; otherwise
+  /// a power-law tail C x P^skew (as a loop's longest row,
+  /// LoopCostInput::wait), with skew at least kOutlierSkew.
   double longestChild() const;
   /// The share of the children over `limit` threads: the same power-law tail
   /// (the longest of g about C x g^skew, so a share (limit / C)^(-1 / skew)

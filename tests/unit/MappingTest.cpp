@@ -964,6 +964,27 @@ TEST(MappingCost, AChildSizedByDataMayHaveAnOutlierEvenWhenStatedRegular) {
   EXPECT_LT(grid->estimateUs, shared->estimateUs) << grid->costWhy << " | " << shared->costWhy;
 }
 
+TEST(MappingCost, AConstantChildGridHasNoOutlier) {
+  // The same 8-thread children launched as a constant <<<1, 8>>>: no child
+  // can be longer than another, so the drained template's block-wide chain
+  // is its one child, not a hub's.
+  FileModel data = neighbourSum(), constant = neighbourSum();
+  constant.launches[1].grid = "1";
+  constant.launches[1].gridValue = 1;
+  constant.launches[1].block = "8";
+  constant.launches[1].blockValue = 8;
+  constant.launches[1].threads = "8";
+  MappingConfig cfg;
+  cfg.gpu = *gpuTargetNamed("h200");
+  cfg.sizes = {{"n", 16384}, {"degree", 8}, {"NS_CHILD_BLOCK", 8}};
+  cfg.skew = 0;
+  auto fromData = rankMappingsOf(data, cfg, true, 1), fixed = rankMappingsOf(constant, cfg, true, 1);
+  ASSERT_TRUE(fromData && fixed);
+  const Mapping *a = find(*fromData, "promoted-block-buffer-64"), *b = find(*fixed, "promoted-block-buffer-64");
+  ASSERT_TRUE(a && b);
+  EXPECT_LT(b->estimateUs, a->estimateUs) << b->costWhy << " | " << a->costWhy;
+}
+
 TEST(MappingCost, ShortRowsHeldWholeInL1CostTheirBytesOnce) {
   // Absolute maxima of 16-element rows, 2M rows, 128-thread blocks (third
   // held-out set's qmax-16, H200: 2 intra-warp slaves 50.8 us, 4 slaves

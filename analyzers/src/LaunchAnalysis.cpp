@@ -46,8 +46,10 @@ void FunctionScanner::analyzeLaunch(const CUDAKernelCallExpr *kc, const Context 
   l.stream = stream ? textOf(stripConversions(stream), ctx_) : "";
   l.gridValue = constantCount(grid);
   l.blockValue = constantCount(block);
-  if (grid) l.gridSpan = spanOf(stripConversions(grid), ctx_);
-  if (block) l.blockSpan = spanOf(stripConversions(block), ctx_);
+  // The arguments as written, casts included: what an edit of the
+  // configuration replaces (`int(X)` replaced inside would stay a cast).
+  if (grid) l.gridSpan = spanOf(stripImplicitConversions(grid), ctx_);
+  if (block) l.blockSpan = spanOf(stripImplicitConversions(block), ctx_);
   if (cfg) l.configSpan = spanOf(SourceRange(cfg->getBeginLoc(), cfg->getEndLoc()), ctx_);
   for (const Expr *a : kc->arguments()) l.args.push_back(textOf(a, ctx_));
   std::string how;

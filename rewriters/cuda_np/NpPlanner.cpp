@@ -8,14 +8,6 @@ using namespace clang;
 
 namespace nestor::loops {
 
-namespace {
-// The launch's grid (0) or block (1) as written, casts included: the text the
-// enlarged or reshaped configuration replaces.
-SourceSpan writtenSpan(const CUDAKernelCallExpr *call, unsigned arg, const ASTContext &ctx) {
-  return spanOf(stripImplicitConversions(call->getConfig()->getArg(arg)), ctx);
-}
-} // namespace
-
 bool NpPlanner::plan() {
   if (t_.kind != RewriteTarget::Kind::Loop || t_.id < 0 || size_t(t_.id) >= m_.loops.size())
     return fail("no loop at this position");
@@ -94,10 +86,9 @@ bool NpPlanner::plan() {
       // that fits (nestor::np::reshape_masters), decided at the launch.
       std::string B = textOf(call->getConfig()->getArg(1), ctx_), grid = textOf(call->getConfig()->getArg(0), ctx_);
       std::string args = "(" + B + ", " + std::to_string(S) + ", " + std::to_string(limit_) + ")";
-      const SourceSpan blockSpan = writtenSpan(call, 1, ctx_), gridSpan = writtenSpan(call, 0, ctx_);
-      replace(blockSpan.begin.offset, blockSpan.end.offset,
+      replace(ls.blockSpan.begin.offset, ls.blockSpan.end.offset,
               "nestor::np::reshape_block" + args + " /* " + cfg_.label + ", was " + ls.block + " */");
-      replace(gridSpan.begin.offset, gridSpan.end.offset,
+      replace(ls.gridSpan.begin.offset, ls.gridSpan.end.offset,
               "nestor::np::reshape_grid(" + grid + ", nestor::np::reshape_factor" + args + ") /* was " + ls.grid + " */");
       continue;
     }
@@ -105,12 +96,11 @@ bool NpPlanner::plan() {
     if (reshape_ > 1) b = BlockShape{masters_, 1, 1};
     std::string nb = cfg_.intra ? "dim3(" + std::to_string(b.x * S) + ", " + std::to_string(b.y) + ", " + std::to_string(b.z) + ")"
                                 : "dim3(" + std::to_string(b.threads()) + ", " + std::to_string(S) + ", 1)";
-    const SourceSpan blockSpan = writtenSpan(call, 1, ctx_), gridSpan = writtenSpan(call, 0, ctx_);
-    replace(blockSpan.begin.offset, blockSpan.end.offset, nb + " /* " + cfg_.label + ", was " + ls.block + " */");
+    replace(ls.blockSpan.begin.offset, ls.blockSpan.end.offset, nb + " /* " + cfg_.label + ", was " + ls.block + " */");
     std::string grid = textOf(call->getConfig()->getArg(0), ctx_);
     if (reshape_ > 1) {
       grid = "nestor::np::reshape_grid(" + grid + ", " + std::to_string(reshape_) + ")";
-      replace(gridSpan.begin.offset, gridSpan.end.offset, grid + " /* was " + ls.grid + " */");
+      replace(ls.gridSpan.begin.offset, ls.gridSpan.end.offset, grid + " /* was " + ls.grid + " */");
     }
     if (poolBytesPerMaster_) {
       // The pool of the arrays moved to global memory, sized for this launch.
@@ -129,12 +119,11 @@ bool NpPlanner::plan() {
     std::string nb = cfg_.intra ? "dim3(" + std::to_string(b.x * S) + ", " + std::to_string(b.y) + ", " + std::to_string(b.z) + ")"
                                 : "dim3(" + std::to_string(b.threads()) + ", " + std::to_string(S) + ", 1)";
     EditSet &set = otherEdits_.try_emplace(el.file, *el.unit).first->second;
-    const SourceSpan blockSpan = writtenSpan(call, 1, ctx), gridSpan = writtenSpan(call, 0, ctx);
-    set.add(blockSpan.begin.offset, blockSpan.end.offset, nb + " /* " + cfg_.label + ", was " + ls.block + " */");
+    set.add(ls.blockSpan.begin.offset, ls.blockSpan.end.offset, nb + " /* " + cfg_.label + ", was " + ls.block + " */");
     if (reshape_ > 1) {
       std::string grid = "nestor::np::reshape_grid(" + textOf(call->getConfig()->getArg(0), ctx) + ", " +
                          std::to_string(reshape_) + ")";
-      set.add(gridSpan.begin.offset, gridSpan.end.offset, grid + " /* was " + ls.grid + " */");
+      set.add(ls.gridSpan.begin.offset, ls.gridSpan.end.offset, grid + " /* was " + ls.grid + " */");
       set.addInclude(includeReplacement(*el.unit, "nestor/np.cuh"));
     }
   }

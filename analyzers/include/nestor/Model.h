@@ -291,7 +291,7 @@ struct LaunchSite {
   /// Blocks in the grid and threads per block (x * y * z) when they are
   /// compile-time constants.
   std::optional<uint64_t> gridValue, blockValue;
-  SourceSpan gridSpan, blockSpan;
+  SourceSpan gridSpan, blockSpan; ///< the grid and block arguments as written (casts included)
   std::vector<std::string> args;
   std::optional<std::string> threads; ///< inferred child thread count (thesis §3.1.3)
   std::string threadsHow;             ///< which Fig. 3.2 pattern matched

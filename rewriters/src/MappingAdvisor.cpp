@@ -14,6 +14,7 @@
 #include <set>
 
 #include <algorithm>
+#include <cmath>
 
 namespace nestor {
 
@@ -320,6 +321,10 @@ const RankedOffer *OfferRanking::best() const {
   return nullptr;
 }
 
+std::string keepOriginalMarginText() {
+  return std::to_string(int(std::lround((kKeepOriginalMargin - 1) * 100))) + "%";
+}
+
 OfferRanking rankOffers(const AnalyzedTU &tu, const MappingConfig &cfg, const RewriteTarget &t) {
   OfferRanking out;
   out.advice = adviseMappings(tu, cfg, t, /*checkRealisations=*/true);
@@ -373,7 +378,7 @@ std::string adviceSentence(const OfferRanking &r) {
   if (r.keepOriginal)
     return s + "keep the original: " +
            (b ? "the best offer, " + std::string(b->rewrite->id()) + " " + variantLabel(*b) + " (" +
-                    estimateText(b->estimateUs) + "), is not estimated to beat it by " + std::string(kKeepOriginalMarginText)
+                    estimateText(b->estimateUs) + "), is not estimated to beat it by " + keepOriginalMarginText()
             : std::any_of(r.offers.begin(), r.offers.end(), [](const RankedOffer &o) { return o.applies; })
                 ? std::string("no rewrite that applies here has an estimate")
                 : std::string("no rewrite applies here"));
@@ -434,7 +439,7 @@ std::string offerMarkdown(const OfferRanking &r) {
   std::string md = "**Estimated time** (cost model, docs/mapping.md): original " + estimateText(r.originalUs) + ".\n\n";
   if (r.keepOriginal)
     md += "**Keep the original**: nothing offered here is estimated to beat it by " +
-          std::string(kKeepOriginalMarginText) + ".\n\n";
+          keepOriginalMarginText() + ".\n\n";
   unsigned shown = 0;
   for (const RankedOffer &o : r.offers) {
     if (!o.applies || o.estimateUs < 0 || shown == 3) continue;

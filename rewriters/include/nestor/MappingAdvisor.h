@@ -74,8 +74,8 @@ std::string mappingMarkdown(const MappingAdvice &a);
 /// with a rewrite, measured 0.37-1.03x; the closest rewrite that measured a
 /// real gain (regular SpMV, 1.12x) was estimated 1.37x.
 inline constexpr double kKeepOriginalMargin = 1.25;
-/// The margin in words, for the texts that say why the original is kept.
-inline constexpr const char *kKeepOriginalMarginText = "25%";
+/// The margin in words ("25%"), for the texts that say why the original is kept.
+std::string keepOriginalMarginText();
 
 /// One variant of one rewrite at a target, with the cost model's estimate of
 /// the mapping it makes (estimateUs < 0: the model has none for it).

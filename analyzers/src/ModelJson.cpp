@@ -193,6 +193,7 @@ Value toJSON(const Kernel &k) {
   o["atomics"] = uses(k.atomics);
   o["device_syncs"] = uses(k.deviceSyncs);
   o["recursive"] = k.isRecursive;
+  o["branches_on_gather"] = k.branchesOnGather;
   if (k.recursion) o["recursion"] = toJSON(*k.recursion);
   Array lb, loops;
   for (int id : k.launchedBy) lb.push_back(id);

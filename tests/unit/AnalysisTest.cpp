@@ -204,6 +204,46 @@ TEST(Analysis, ImplicitIncludesOnlyPreambleIsSharedAcrossLeadingLines) {
 // A local pointer to the thread's row (`const float *z = logits + r * n;`):
 // z[k] names no thread in its index, but every thread walks its own memory
 // (fourth held-out set's log-sum-exp rows: the model had seen no bytes moved).
+TEST(Analysis, AChildThatBranchesOnAGatheredValue) {
+  // The mapping model makes a serial walk of such a child wait for both
+  // loads at every step (Kernel::branchesOnGather); a condition on a
+  // coalesced load, or a gather outside any condition, is not one.
+  TempDir d;
+  AnalysisOptions o;
+  o.flags.cudaPath = "none";
+  auto tu = analyzeFile(
+      d.file("children.cu",
+             "__global__ void visit(const unsigned *adj, unsigned first, unsigned n, unsigned *depth, unsigned next) {\n"
+             "  unsigned k = blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "  if (k < n) {\n"
+             "    unsigned w = adj[first + k];\n"
+             "    if (depth[w] == 0xffffffffu) depth[w] = next;\n"
+             "  }\n"
+             "}\n"
+             "__global__ void relax(const unsigned *adj, unsigned first, unsigned n, unsigned *dist, unsigned d,\n"
+             "                      int *changed) {\n"
+             "  unsigned k = blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "  if (k < n && atomicMin(&dist[adj[first + k]], d) > d) *changed = 1;\n"
+             "}\n"
+             "__global__ void keep(const unsigned *wt, unsigned first, unsigned n, unsigned *out, unsigned *count) {\n"
+             "  unsigned j = blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "  if (j < n && wt[first + j] > 8u) out[atomicAdd(count, 1u)] = j;\n"
+             "}\n"
+             "__global__ void histogram(const unsigned *adj, unsigned first, unsigned n, const unsigned *label,\n"
+             "                          unsigned *bins) {\n"
+             "  unsigned k = blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "  if (k < n) atomicAdd(&bins[label[adj[first + k]]], 1u);\n"
+             "}\n"),
+      o);
+  ASSERT_TRUE(bool(tu));
+  const FileModel &m = (*tu)->model();
+  ASSERT_TRUE(m.findKernel("visit") && m.findKernel("relax") && m.findKernel("keep") && m.findKernel("histogram"));
+  EXPECT_TRUE(m.findKernel("visit")->branchesOnGather);
+  EXPECT_TRUE(m.findKernel("relax")->branchesOnGather);
+  EXPECT_FALSE(m.findKernel("keep")->branchesOnGather) << "wt[first + j] is read where the thread's index says";
+  EXPECT_FALSE(m.findKernel("histogram")->branchesOnGather) << "the gather is not in a condition";
+}
+
 TEST(Analysis, AThreadOffsetPointerBaseMakesTheAccessPerThread) {
   TempDir d;
   AnalysisOptions o;

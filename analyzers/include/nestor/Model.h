@@ -271,6 +271,11 @@ struct Kernel {
   bool usesThreadIdx = false;
   bool usesBlockDim = false;
   bool isRecursive = false; ///< launches or calls itself (directly or through callees)
+  /// A condition in the kernel's own body reads memory at an address that was
+  /// read from memory (`w = adj[k]; if (depth[w] == INF)`, or an atomic on
+  /// `&dist[w]` whose result is compared): a thread that runs several of
+  /// these kernels' threads in turn waits for both loads at every step.
+  bool branchesOnGather = false;
   std::optional<RecursionShape> recursion; ///< for recursive kernels
   std::vector<int> launchedBy; ///< LaunchSite ids that launch this kernel
   std::vector<int> loops;      ///< LoopSite ids inside it

@@ -19,6 +19,14 @@
 namespace nestor::mapping_detail {
 
 namespace {
+/// The spread (sigma of the log) of log-normal child sizes per unit of skew
+/// (LaunchCostInput::shareOver). It follows the shares measured on the
+/// graphs of bench/mapping (skew 0.62; the shares over 8 to 512 fit sigma
+/// 2), not the skew's definition alone: a log-normal's mean largest of 32
+/// over its mean is 32^0.49 at sigma 1 and 32^0.79 at 2 (simulated), the
+/// graphs' hub and empty vertices raising their skew beyond their body's.
+constexpr double kLogSpreadPerSkew = 3.2;
+constexpr double kMaxLogSpread = 3;
 constexpr double kLoadsInFlight = 4;   // independent loads a warp keeps in flight (an unrolled loop)
 constexpr double kCachedShare = 0;     // a load every warp repeats (same address in every thread): L1 hits, no DRAM
 constexpr double kGatherShare = 0.5;   // a gather's sector, part of it found in L2
@@ -250,9 +258,26 @@ Estimate estimateMergePath(const LoopCostInput &in, const GpuTarget &g, bool exp
   return e;
 }
 
+double LaunchCostInput::logSpread() const { return std::min(kMaxLogSpread, kLogSpreadPerSkew * skew); }
+
 double LaunchCostInput::shareOver(double limit) const {
-  if (skew <= 0 || limit < C) return C > limit ? 1.0 : 0.0;
-  return std::min(1.0, std::pow(limit / C, -1.0 / skew));
+  if (skew <= 0) return C > limit ? 1.0 : 0.0;
+  // Sizes log-normal with mean C: most children are shorter than the mean,
+  // which the long ones pull up. On the power-law graphs of bench/mapping
+  // (graph.h; mean degree 14.9 and 44.6, skew 0.62) the vertices over 8, 32,
+  // 128 and 512 edges are 21/7/1.6/0.3% and 38/20/8/2%; this gives
+  // 25/8/1.9/0.3% and 45/20/6/1.4%. The power-law tail measured from C that
+  // it replaces gave 100/29/3/0.3% and 100/100/18/2%: every child over a
+  // threshold under the mean, most of them under twice the mean.
+  const double sigma = logSpread(), mu = std::log(C) - sigma * sigma / 2;
+  return 0.5 * std::erfc((std::log(std::max(limit, 1e-9)) - mu) / (sigma * std::sqrt(2.0)));
+}
+
+double LaunchCostInput::longestOfTail() const {
+  if (!sizedByData || skew <= 0) return C;
+  // The skew's own definition (the longest of 32 is C x 32^skew) carried to
+  // P children.
+  return C * std::pow(std::max(1.0, P), skew);
 }
 
 double LaunchCostInput::longestChild() const {
@@ -279,13 +304,25 @@ Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const G
   // sum, 16k vertices: threshold-2048 measured 0.49 ms where a warp's
   // average wait alone gave 43 us).
   const double stepUs = g.latencyUs / kLoadsInFlight;
+  // A child that branches on a gathered value (`if (depth[adj[k]] == INF)`)
+  // cannot start its next step's loads before the branch: run serially, a
+  // step is two loads in turn (training, H200: BFS, SSSP, label
+  // propagation, frontier and k-core children, threshold-32 + aggregate-grid
+  // 1.04-1.42x slower than aggregate-grid, where children that only
+  // accumulate measured it 1.1-1.3x faster).
+  const double serialStepUs = in.branchesOnGather ? kChildStepLoads * g.latencyUs : stepUs;
   double serialLatencyUs = 0, criticalUs = 0;
   if (s.serialShare > 0) {
     const double limit = s.serialLimit ? double(s.serialLimit) : std::numeric_limits<double>::infinity();
     const double serialWarps = std::max(1.0, in.P / 32);
     const double waves = std::max(1.0, serialWarps / (double(g.sms) * g.threadsPerSm / 32));
-    serialLatencyUs = std::min(limit, in.C * wait) * steps * stepUs * waves;
-    criticalUs = std::min(limit, in.longestChild()) * steps * stepUs;
+    serialLatencyUs = std::min(limit, in.C * wait) * steps * serialStepUs * waves;
+    // Under a threshold, the longest serial child is the tail's: an outlier
+    // (a hub) over the threshold is launched. Training (H200, the regular
+    // graphs of bench/mapping, every one with a hub of 3k+ edges): threshold
+    // 32 to 2048 + aggregate-grid measured within 2% of each other, where
+    // the outlier's C x P^0.5 walked serially put 2048 6x behind 32.
+    criticalUs = std::min(limit, s.outlierLaunched ? in.longestOfTail() : in.longestChild()) * steps * serialStepUs;
   }
   // A block running its queued launches in turn waits a load's latency for
   // every step of each (a barrier between launches).
@@ -303,12 +340,22 @@ Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const G
     blockWideUs = std::ceil(longest / s.blockWideThreads) * steps * kChildStepLoads * g.latencyUs;
   }
   // Children run as grids: each child thread's steps, in waves of the
-  // resident threads (whole child blocks).
+  // resident threads (whole child blocks). Coarsened by c, a block runs c
+  // child blocks in turn (of its own child, or of the aggregated grid):
+  // 1/c of the threads, each c times the steps, so a grid that fit in one
+  // wave runs c times longer (training, H200: coarsening was not modelled,
+  // its variants tied; coarsen-8 + aggregate-grid measured 1.2-5x slower
+  // than aggregate-grid where child threads loop, 0.85-1.1x where not).
   double parallelUs = 0;
-  if (parallel > 0 && steps > 1) {
+  const double coarsen = std::max(1.0, s.coarsen);
+  if (parallel > 0 && steps * coarsen > 1) {
     const double block = in.childBlock > 0 ? in.childBlock : in.C;
-    const double threads = (1 - s.serialShare) * in.P * std::ceil(in.C / block) * block;
-    parallelUs = std::ceil(threads / (double(g.sms) * g.threadsPerSm)) * steps * stepUs;
+    const double blocksPerChild = std::ceil(in.C / block), launched = (1 - s.serialShare) * in.P;
+    const bool aggregated = s.aggregatedLaunches > 0;
+    const double blocks = aggregated ? std::ceil(launched * blocksPerChild / coarsen)
+                                     : launched * std::ceil(blocksPerChild / coarsen);
+    const double inTurn = aggregated ? coarsen : std::min(coarsen, blocksPerChild);
+    parallelUs = std::ceil(blocks * block / (double(g.sms) * g.threadsPerSm)) * inTurn * steps * stepUs;
   }
   const double memUs =
       std::max({bytes / (g.bandwidthGBs * 1000), serialLatencyUs, criticalUs, blockChainUs, blockWideUs, parallelUs});

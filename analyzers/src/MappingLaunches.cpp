@@ -43,11 +43,13 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
   cost.recursive = recursive;
   // A child thread that loops runs its loops' trips in steps (outermost
   // loops of the child kernel; a recursion's own loops are its levels).
-  if (const Kernel *childKernel = recursive ? nullptr : m.findKernel(ls.child))
+  if (const Kernel *childKernel = recursive ? nullptr : m.findKernel(ls.child)) {
+    cost.branchesOnGather = childKernel->branchesOnGather;
     for (int id : childKernel->loops) {
       const LoopSite &cl = m.loops[size_t(id)];
       if (cl.depth == 0) cost.childSteps += loopTrips(m, cl, cfg, out.assumptions).value;
     }
+  }
   const std::string parentWhat = "threads of '" + parent->name + "'", childWhat = "child grid of '" + ls.child + "'";
 
   out.ranked.reserve(out.ranked.size() + 100);
@@ -141,6 +143,8 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
         LaunchShape shape;
         shape.serialShare = fs;
         shape.serialLimit = T;
+        shape.coarsen = c;
+        shape.outlierLaunched = T > 0;
         shape.deviceLaunches = agg == "grid" ? 0 : launches;
         shape.searchGroup = agGroup;
         shape.aggregatedLaunches = !agg.empty() ? P * launchedShare : 0;

@@ -127,6 +127,9 @@ struct LaunchCostInput {
   /// The child is the parent kernel itself: its device launches nest, each
   /// level's launched from grids that the level above launched.
   bool recursive = false;
+  /// The child kernel branches on a gathered value (Kernel::branchesOnGather):
+  /// run serially, each of its steps waits for two loads in turn.
+  bool branchesOnGather = false;
   /// The child's grid and block are not both compile-time constants: its
   /// size may be read from data, and one child may be an outlier (a hub).
   bool sizedByData = true;
@@ -134,10 +137,14 @@ struct LaunchCostInput {
   /// a power-law tail C x P^skew (as a loop's longest row,
   /// LoopCostInput::wait), with skew at least kOutlierSkew.
   double longestChild() const;
-  /// The share of the children over `limit` threads: the same power-law tail
-  /// (the longest of g about C x g^skew, so a share (limit / C)^(-1 / skew)
-  /// is longer than limit); regular sizes (skew 0): all or none.
+  /// The longest of P children of the stated skew alone, C x P^skew: what a
+  /// threshold leaves serial, where an outlier over it is launched.
+  double longestOfTail() const;
+  /// The share of the children over `limit` threads: sizes log-normal with
+  /// mean C and spread logSpread(); regular sizes (skew 0): all or none.
   double shareOver(double limit) const;
+  /// The sigma of the sizes' logarithm, from the stated skew.
+  double logSpread() const;
 };
 struct LaunchShape {
   double serialShare = 0;  ///< share of the child work run serially in parent threads
@@ -156,6 +163,15 @@ struct LaunchShape {
   /// launch per warp or block, the original): a child over the threshold is
   /// launched, and the grid waits for it (GpuTarget::deviceLaunchLatencyUs).
   bool keepsDeviceLaunch = false;
+  /// Child threads coarsened by this factor: ceil(C / coarsen) threads per
+  /// child, each running `coarsen` of the original threads' steps in turn.
+  double coarsen = 1;
+  /// A threshold's child over the limit is launched: the longest serial
+  /// child is the stated tail's (LaunchCostInput::longestOfTail), not an
+  /// outlier's. The drained templates keep the outlier bound, which is what
+  /// placed them behind threshold + aggregate-grid on regular graphs with a
+  /// hub (training, H200: 1.2-3.0x slower) and which no other term explains.
+  bool outlierLaunched = false;
 };
 struct Estimate {
   double us = 0;

@@ -985,6 +985,90 @@ TEST(MappingCost, AConstantChildGridHasNoOutlier) {
   EXPECT_LT(b->estimateUs, a->estimateUs) << b->costWhy << " | " << a->costWhy;
 }
 
+TEST(MappingCost, AnOutlierOverTheThresholdIsLaunchedNotWalkedSerially) {
+  // Regular children (6 threads) sized by data, so with a possible hub: a
+  // threshold leaves serial only the children of the stated tail, and the
+  // hub over it is launched (training, H200: the regular graphs of
+  // bench/mapping, each with a 3k-edge hub: threshold 32 to 2048 +
+  // aggregate-grid measured within 2% of each other, where the model had
+  // 2048 6x behind 32, walking C x P^0.5 serially).
+  FileModel m = neighbourSum();
+  MappingConfig cfg;
+  cfg.gpu = *gpuTargetNamed("h200");
+  cfg.sizes = {{"n", 4096}, {"degree", 6}, {"NS_CHILD_BLOCK", 32}};
+  cfg.skew = 0.2;
+  auto t = rankMappingsOf(m, cfg, true, 1);
+  ASSERT_TRUE(t);
+  const Mapping *t32 = find(*t, "threshold-32+aggregate-grid"), *t2048 = find(*t, "threshold-2048+aggregate-grid");
+  ASSERT_TRUE(t32 && t2048);
+  EXPECT_LT(t2048->estimateUs, 1.1 * t32->estimateUs) << t32->costWhy << " | " << t2048->costWhy;
+  // On a power-law tail the longest child under 2048 is long, and walked.
+  cfg.skew = 0.6;
+  t = rankMappingsOf(m, cfg, true, 1);
+  ASSERT_TRUE(t);
+  t32 = find(*t, "threshold-32+aggregate-grid");
+  t2048 = find(*t, "threshold-2048+aggregate-grid");
+  ASSERT_TRUE(t32 && t2048);
+  EXPECT_GT(t2048->estimateUs, 2 * t32->estimateUs) << t32->costWhy << " | " << t2048->costWhy;
+}
+
+TEST(MappingCost, CoarsenedChildrenHideLessLatency) {
+  // Coarsening a child that loops by c leaves 1/c of its threads, each
+  // walking c children's loops in turn (training, H200: overlap and
+  // triangle counts, SpGEMM row sums, coarsen-8 + aggregate-grid 2-5x
+  // slower than aggregate-grid; the model had them equal). 1024 parents'
+  // 32-thread children fit in one wave of the GPU's resident threads.
+  FileModel m = neighbourSum();
+  Kernel child;
+  child.name = "ns_child";
+  child.loops = {0};
+  m.kernels.push_back(child);
+  LoopSite walk;
+  walk.id = 0;
+  walk.function = "ns_child";
+  walk.inKernel = true;
+  walk.tripCount = TripCountClass::Irregular;
+  walk.span.begin.line = 30;
+  walk.upperBound = "walk + walk_len";
+  m.loops = {walk};
+  MappingConfig cfg;
+  cfg.gpu = *gpuTargetNamed("h200");
+  cfg.sizes = {{"n", 1024}, {"degree", 32}, {"NS_CHILD_BLOCK", 32}, {"neighbour_sum.cu:30", 32}};
+  cfg.skew = 0;
+  auto t = rankMappingsOf(m, cfg, true, 1);
+  ASSERT_TRUE(t);
+  const Mapping *plain = find(*t, "aggregate-grid"), *c2 = find(*t, "coarsen-2+aggregate-grid"),
+                *c8 = find(*t, "coarsen-8+aggregate-grid");
+  ASSERT_TRUE(plain && c2 && c8);
+  EXPECT_LT(plain->estimateUs, c2->estimateUs) << plain->costWhy << " | " << c2->costWhy;
+  EXPECT_LT(c2->estimateUs, c8->estimateUs) << c2->costWhy << " | " << c8->costWhy;
+}
+
+TEST(MappingCost, ASerialChildThatBranchesOnAGatherWaitsForBothLoads) {
+  // The same power-law children, accumulating (neighbour sum) or branching
+  // on a gathered value (a BFS visit): run serially under a threshold, the
+  // second waits two loads per step (training, H200: threshold-32 +
+  // aggregate-grid 1.04-1.42x slower than aggregate-grid for BFS, SSSP,
+  // label propagation, frontier and k-core children). 4096 parents: the
+  // walk's latency, not its bytes, bounds the serial form.
+  FileModel accumulate = neighbourSum(), branch = neighbourSum();
+  Kernel child;
+  child.name = "ns_child";
+  child.branchesOnGather = true;
+  branch.kernels.push_back(child);
+  MappingConfig cfg;
+  cfg.gpu = *gpuTargetNamed("h200");
+  cfg.sizes = {{"n", 4096}, {"degree", 16}, {"NS_CHILD_BLOCK", 64}};
+  cfg.skew = 0.6;
+  auto a = rankMappingsOf(accumulate, cfg, true, 1), b = rankMappingsOf(branch, cfg, true, 1);
+  ASSERT_TRUE(a && b);
+  const Mapping *aSerial = find(*a, "threshold-32+aggregate-grid"), *bSerial = find(*b, "threshold-32+aggregate-grid"),
+                *bGrid = find(*b, "aggregate-grid");
+  ASSERT_TRUE(aSerial && bSerial && bGrid);
+  EXPECT_GT(bSerial->estimateUs, aSerial->estimateUs) << aSerial->costWhy << " | " << bSerial->costWhy;
+  EXPECT_LT(bGrid->estimateUs, bSerial->estimateUs) << bGrid->costWhy << " | " << bSerial->costWhy;
+}
+
 TEST(MappingCost, ShortRowsHeldWholeInL1CostTheirBytesOnce) {
   // Absolute maxima of 16-element rows, 2M rows, 128-thread blocks (third
   // held-out set's qmax-16, H200: 2 intra-warp slaves 50.8 us, 4 slaves

@@ -179,3 +179,13 @@ nestor_rewrite_case(edits/launch_casts.np_intra_8 INPUT ${casts_in} AT "for (int
   PARAMS slaves=8 np_type=intra)
 nestor_rewrite_case(edits/launch_casts.rt_np_intra_16 INPUT ${casts_in} AT "for (int c = 1" APPLY np
   PARAMS slaves=16 np_type=intra)
+# The same launches in a runnable program (tests/fixtures/loops/cast_launch.cu):
+# its goldens run on the GPU against the original (tests/gpu/loops).
+foreach(cfg np_inter_4 np_intra_8)
+  string(REGEX MATCH "[0-9]+$" s ${cfg})
+  string(REGEX MATCH "inter|intra" type ${cfg})
+  nestor_rewrite_case(loops/cast_launch.${cfg} INPUT ${loops_fx}/cast_launch.cu AT "for (int c = 0" APPLY np
+    PARAMS slaves=${s} np_type=${type} ${loops_inc})
+endforeach()
+nestor_rewrite_case(loops/cast_launch.rt_np_intra_16 INPUT ${loops_fx}/cast_launch.cu AT "for (int c = 1" APPLY np
+  PARAMS slaves=16 np_type=intra ${loops_inc})

@@ -37,6 +37,9 @@ nestor_rewrite_case(merge_path/not_fused.guard_else.merge_path INPUT not_fused.c
 # kernel's blocks would wait for their longest row.
 nestor_rewrite_case(merge_path/not_fused_loop.second_loop.merge_path INPUT not_fused_loop.cu AT "^second_loop"
   APPLY merge-path)
+# The same kernel in a runnable program (also runs on the GPU).
+nestor_rewrite_case(merge_path/row_normalize.merge_path INPUT tests/fixtures/merge_path/row_normalize.cu
+  AT "for (int e = rowptr[r]" AFTER "float s = 0.0f;" APPLY merge-path ${mp_inc})
 
 # Refusals, each naming the construct and its line; the load-balancing
 # templates' refusal kernels (rewriters/lb_common/tests/refusals.cu) first.

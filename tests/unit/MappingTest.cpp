@@ -886,11 +886,9 @@ TEST(MappingCost, AGridThatKeepsItsLaunchWaitsForTheFirstChild) {
   EXPECT_NEAR(find(*slower, "threshold-128+aggregate-grid")->estimateUs, grid->estimateUs, 1e-6);
 }
 
-TEST(MappingCost, ChildLoopsMakeSerialChildrenCostly) {
-  // A child thread that walks a list (the second held-out set's triangle
-  // count, regular, 32 per vertex, H200: aggregate-grid 147 us, threshold-32
-  // + aggregate-grid 624 us, every child serial in its parent thread). With
-  // a straight-line child the model had the serial form 1.2x faster.
+/// The neighbour sum whose child thread walks a list (a loop at line 30 of
+/// ns_child, its trip count the size "neighbour_sum.cu:30").
+FileModel neighbourSumWithAChildLoop() {
   FileModel m = neighbourSum();
   Kernel child;
   child.name = "ns_child";
@@ -904,6 +902,15 @@ TEST(MappingCost, ChildLoopsMakeSerialChildrenCostly) {
   walk.span.begin.line = 30;
   walk.upperBound = "walk + walk_len";
   m.loops = {walk};
+  return m;
+}
+
+TEST(MappingCost, ChildLoopsMakeSerialChildrenCostly) {
+  // A child thread that walks a list (the second held-out set's triangle
+  // count, regular, 32 per vertex, H200: aggregate-grid 147 us, threshold-32
+  // + aggregate-grid 624 us, every child serial in its parent thread). With
+  // a straight-line child the model had the serial form 1.2x faster.
+  FileModel m = neighbourSumWithAChildLoop();
   MappingConfig cfg;
   cfg.gpu = *gpuTargetNamed("h200");
   cfg.sizes = {{"n", 16384}, {"degree", 32}, {"NS_CHILD_BLOCK", 32}, {"neighbour_sum.cu:30", 32}};
@@ -1018,19 +1025,7 @@ TEST(MappingCost, CoarsenedChildrenHideLessLatency) {
   // triangle counts, SpGEMM row sums, coarsen-8 + aggregate-grid 2-5x
   // slower than aggregate-grid; the model had them equal). 1024 parents'
   // 32-thread children fit in one wave of the GPU's resident threads.
-  FileModel m = neighbourSum();
-  Kernel child;
-  child.name = "ns_child";
-  child.loops = {0};
-  m.kernels.push_back(child);
-  LoopSite walk;
-  walk.id = 0;
-  walk.function = "ns_child";
-  walk.inKernel = true;
-  walk.tripCount = TripCountClass::Irregular;
-  walk.span.begin.line = 30;
-  walk.upperBound = "walk + walk_len";
-  m.loops = {walk};
+  FileModel m = neighbourSumWithAChildLoop();
   MappingConfig cfg;
   cfg.gpu = *gpuTargetNamed("h200");
   cfg.sizes = {{"n", 1024}, {"degree", 32}, {"NS_CHILD_BLOCK", 32}, {"neighbour_sum.cu:30", 32}};

@@ -8,6 +8,8 @@
 
 #include "clang/AST/Attr.h"
 
+#include <functional>
+
 namespace nestor {
 
 using namespace clang;
@@ -16,6 +18,31 @@ void FunctionScanner::run() {
   if (cuda::isDeviceCodeFunction(fd_)) variance_.run(fd_);
   collectThreadLinearVars(fd_->getBody());
   visit(fd_->getBody(), {});
+}
+
+bool FunctionScanner::branchesOnGather() const {
+  std::function<bool(const Stmt *)> gathers = [&](const Stmt *s) {
+    if (!s) return false;
+    if (auto *ase = dyn_cast<ArraySubscriptExpr>(s); ase && variance_.isDataDependent(ase->getIdx())) return true;
+    for (const Stmt *c : s->children())
+      if (gathers(c)) return true;
+    return false;
+  };
+  std::function<bool(const Stmt *)> walk = [&](const Stmt *s) {
+    if (!s) return false;
+    const Expr *cond = nullptr;
+    if (auto *i = dyn_cast<IfStmt>(s)) cond = i->getCond();
+    else if (auto *w = dyn_cast<WhileStmt>(s)) cond = w->getCond();
+    else if (auto *f = dyn_cast<ForStmt>(s)) cond = f->getCond();
+    else if (auto *d = dyn_cast<DoStmt>(s)) cond = d->getCond();
+    else if (auto *c = dyn_cast<ConditionalOperator>(s)) cond = c->getCond();
+    else if (auto *b = dyn_cast<BinaryOperator>(s); b && b->isLogicalOp()) cond = b->getLHS();
+    if (cond && gathers(cond)) return true;
+    for (const Stmt *c : s->children())
+      if (walk(c)) return true;
+    return false;
+  };
+  return deviceCode() && walk(fd_->getBody());
 }
 
 void FunctionScanner::collectThreadLinearVars(const Stmt *s) {

@@ -23,6 +23,12 @@ public:
 
   /// Appends the function's loops and launches to the model.
   void run();
+  /// After run(), for Kernel::branchesOnGather: a condition (if, loop, ?:,
+  /// && / ||) of the body subscripts memory with an index read from memory
+  /// through a per-thread address (VarianceAnalysis::isDataDependent, from
+  /// the variance run() computed). Helpers it calls are not looked into:
+  /// their conditions are missed, which only leaves the flag off.
+  bool branchesOnGather() const;
 
 private:
   struct Context {

@@ -2,7 +2,6 @@
 // parameters, `__launch_bounds__`, shared and thread-local arrays, the CUDA
 // constructs in its body (StatementEffects), and whether it is recursive.
 #include "ModelParts.h"
-#include "Variance.h"
 #include "nestor/AstText.h"
 #include "nestor/CrashRecovery.h"
 #include "nestor/CudaSemantics.h"
@@ -11,7 +10,6 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/Stmt.h"
 
-#include <functional>
 #include <optional>
 
 namespace nestor {
@@ -95,38 +93,6 @@ FunctionFacts collectFunctionFacts(const Stmt *body, ASTContext &ctx) {
   return f;
 }
 
-/// Kernel::branchesOnGather: a condition (if, loop, ?:, && / ||) of the body
-/// subscripts memory with an index read from memory through a per-thread
-/// address (VarianceAnalysis::isDataDependent). Helpers it calls are not
-/// looked into: their conditions are missed, which only leaves the flag off.
-bool branchesOnGather(const FunctionDecl *fd, ASTContext &ctx) {
-  if (!fd->hasBody()) return false;
-  VarianceAnalysis variance(ctx);
-  variance.run(fd);
-  std::function<bool(const Stmt *)> gathers = [&](const Stmt *s) {
-    if (!s) return false;
-    if (auto *ase = dyn_cast<ArraySubscriptExpr>(s); ase && variance.isDataDependent(ase->getIdx())) return true;
-    for (const Stmt *c : s->children())
-      if (gathers(c)) return true;
-    return false;
-  };
-  std::function<bool(const Stmt *)> walk = [&](const Stmt *s) {
-    if (!s) return false;
-    const Expr *cond = nullptr;
-    if (auto *i = dyn_cast<IfStmt>(s)) cond = i->getCond();
-    else if (auto *w = dyn_cast<WhileStmt>(s)) cond = w->getCond();
-    else if (auto *f = dyn_cast<ForStmt>(s)) cond = f->getCond();
-    else if (auto *d = dyn_cast<DoStmt>(s)) cond = d->getCond();
-    else if (auto *c = dyn_cast<ConditionalOperator>(s)) cond = c->getCond();
-    else if (auto *b = dyn_cast<BinaryOperator>(s); b && b->isLogicalOp()) cond = b->getLHS();
-    if (cond && gathers(cond)) return true;
-    for (const Stmt *c : s->children())
-      if (walk(c)) return true;
-    return false;
-  };
-  return walk(fd->getBody());
-}
-
 } // namespace
 
 const FunctionFacts *FunctionIndex::factsOf(const FunctionDecl *fd) {
@@ -149,7 +115,8 @@ void FunctionIndex::reach(const FunctionDecl *fd, std::set<const FunctionDecl *>
     if (seen.insert(c).second) reach(c, seen);
 }
 
-void addKernels(AnalyzedTU &tu, const std::vector<const FunctionDecl *> &functions, FunctionIndex &index) {
+void addKernels(AnalyzedTU &tu, const std::vector<const FunctionDecl *> &functions, FunctionIndex &index,
+                const std::set<const FunctionDecl *> &branchingOnGather) {
   ASTContext &ctx = tu.astContext();
   FileModel &model = tu.model();
   for (const FunctionDecl *fd : functions) {
@@ -182,7 +149,7 @@ void addKernels(AnalyzedTU &tu, const std::vector<const FunctionDecl *> &functio
     std::set<const FunctionDecl *> seen;
     index.reach(fd, seen);
     k.isRecursive = seen.count(fd->getCanonicalDecl()) > 0;
-    k.branchesOnGather = branchesOnGather(fd, ctx);
+    k.branchesOnGather = branchingOnGather.count(fd) > 0;
     for (const LoopSite &l : model.loops)
       if (l.function == k.name) k.loops.push_back(l.id);
     model.kernels.push_back(std::move(k));

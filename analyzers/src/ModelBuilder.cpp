@@ -49,19 +49,23 @@ void buildModel(AnalyzedTU &tu) {
 
   int nextLoop = 0, nextLaunch = 0;
   FunctionIndex index(tu.astContext(), std::move(defOf));
+  std::set<const FunctionDecl *> branchingOnGather; // read by addKernels
+
   for (const FunctionDecl *fd : functions) {
     // Where a crash is reported (CrashRecovery.h): this function's place.
     AnalysisStep step("building the model", fd->getNameAsString(), spanOf(fd->getSourceRange(), tu.astContext()));
     if (testOnlyCrashMarker()) crashIfTestMarker(textOf(fd->getSourceRange(), tu.astContext())); // TEST-ONLY hook
     tu.functionNodes[fd->getNameAsString()] = fd;
-    FunctionScanner(tu, fd, nextLoop, nextLaunch).run();
+    FunctionScanner scanner(tu, fd, nextLoop, nextLaunch);
+    scanner.run();
+    if (cuda::isKernelFunction(fd) && scanner.branchesOnGather()) branchingOnGather.insert(fd);
     if (cuda::isDeviceCodeFunction(fd))
       if (const FunctionFacts *f = index.factsOf(fd))
         for (const ConstructUse &s : f->syncs) model.deviceSyncs.push_back({fd->getNameAsString(), s.span});
   }
   {
     AnalysisStep step("collecting the kernels");
-    addKernels(tu, functions, index);
+    addKernels(tu, functions, index, branchingOnGather);
   }
   {
     AnalysisStep step("judging the launches");

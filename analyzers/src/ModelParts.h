@@ -42,8 +42,10 @@ private:
   std::map<const clang::FunctionDecl *, FunctionFacts> facts_;
 };
 
-/// Appends the file's `__global__` functions (in `functions`) to the model.
-void addKernels(AnalyzedTU &tu, const std::vector<const clang::FunctionDecl *> &functions, FunctionIndex &index);
+/// Appends the file's `__global__` functions (in `functions`) to the model;
+/// `branchingOnGather`: those FunctionScanner::branchesOnGather found so.
+void addKernels(AnalyzedTU &tu, const std::vector<const clang::FunctionDecl *> &functions, FunctionIndex &index,
+                const std::set<const clang::FunctionDecl *> &branchingOnGather);
 /// Who launches what, and whether each child can be serialised (with reasons).
 void judgeLaunches(AnalyzedTU &tu, FunctionIndex &index);
 /// The recursion shape of each recursive kernel (RecursionAnalysis.cpp).

@@ -163,8 +163,8 @@ struct LaunchShape {
   /// launch per warp or block, the original): a child over the threshold is
   /// launched, and the grid waits for it (GpuTarget::deviceLaunchLatencyUs).
   bool keepsDeviceLaunch = false;
-  /// Child threads coarsened by this factor: ceil(C / coarsen) threads per
-  /// child, each running `coarsen` of the original threads' steps in turn.
+  /// Child grids coarsened by this factor: a block runs `coarsen` child
+  /// blocks in turn (of its own child, or of the aggregated grid).
   double coarsen = 1;
   /// A threshold's child over the limit is launched: the longest serial
   /// child is the stated tail's (LaunchCostInput::longestOfTail), not an

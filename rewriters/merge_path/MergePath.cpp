@@ -171,9 +171,9 @@ std::optional<std::string> threadBound(const Stmt *s, const ASTContext &ctx, std
 }
 
 /// A loop of `s` (or of a function it calls) that is not one of the nodes
-/// `inTarget` (the target loop and everything inside it): run by the merge kernel's thread that ends a row, a
-/// per-row loop leaves the thread's block waiting for the longest row at the
-/// next chunk barrier (the fourth held-out set's row normalisation, a sum
+/// `inTarget` (the target loop and everything inside it): run by the merge
+/// kernel's thread that ends a row, a per-row loop leaves the thread's block
+/// waiting for the longest row at the next chunk barrier (the fourth held-out set's row normalisation, a sum
 /// then a scaling loop over the same power-law row: fused, 5.9x slower than
 /// the original on an H200).
 const Stmt *otherLoop(const Stmt *s, const std::set<const Stmt *> &inTarget, const ASTContext &ctx,

@@ -112,8 +112,17 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
   const double lanesWithWork = std::min(s.lanes, std::max(1.0, in.T));
   const double residentPerSm = std::min(warps / g.sms, double(g.threadsPerSm) / 32);
   double dramBytesPerStep = 0, linesPerStep = 0, miss = 0, bytesPerStep = 0;
+  // Inter-warp slaves (on y) take a loop's iterations cyclically: a lane's
+  // next step is S iterations on, the ones between belong to its sibling
+  // warps. A lane stays in its sector for 32 / (4 S) steps only, however
+  // short its run per step.
+  const double alongStride = s.placement == "y" ? double(s.slaves) : 0;
   for (const LoopAccessCost &a : in.accesses) {
     double runs = 1, runLen = 32, share = 1, reuse = 1, sharedLines = 0;
+    // The share of a step's loads the warp finds in a sector its own
+    // earlier steps fetched (what its latency waits for); `reuse` is what
+    // DRAM sees, where sibling warps' fetches count too.
+    double ownReuse = 0;
     switch (a.shape) {
     case AccessShape::Coalesced: runs = 1; runLen = 32; break;
     case AccessShape::ThreadContiguous: runs = a.alongLoop ? s.lanes : 1; runLen = s.o; break;
@@ -131,6 +140,11 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
         const double footprint = residentPerSm * runs * std::max(1.0, in.T) * 4;
         if (footprint <= kL1Bytes) reuse = 32 / (runLen * 4);
         else if (residentPerSm * runs * 32 <= kL1Bytes) reuse = 1 + kL1Reuse * (32 / (runLen * 4) - 1);
+        // Training (bench/mapping, H200): 32 inter-warp slaves measured
+        // 1.3-3.5x slower than 32 intra-warp ones on power-law rows, where
+        // a lane counted as re-reading its sector on 7 of 8 steps had the
+        // inter-warp walk of the longest row 8x shorter.
+        if (alongStride > runLen) ownReuse = std::min(reuse, std::max(1.0, 32 / (alongStride * 4)));
       }
       // The warp's outer iterations walk rows laid out one after another
       // (row-major `p * T + j`, CSR): rows shorter than a 128-byte line share
@@ -151,7 +165,7 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
     linesPerStep += sharedLines > 0 ? std::min(lines, sharedLines) : lines;
     bytesPerStep += sectors * 32 * share / reuse * runCost;
     if (share == 1) dramBytesPerStep += sectors * 32 / reuse;
-    miss = std::max(miss, share / reuse); // a step waits for its slowest load
+    miss = std::max(miss, share / (ownReuse > 0 ? ownReuse : reuse)); // a step waits for its slowest load
   }
   // Steps are serial within a warp: each waits for its loads (DRAM latency
   // for the share that misses, L1's otherwise), a few kept in flight; a CTE
@@ -174,7 +188,13 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
   // its steps one after another, however many warps there are.
   double criticalSteps = 0;
   if (in.irregular) {
-    double longest = in.wait(in.N0);
+    // The tail carried to all N0 rows, but no row longer than there are
+    // rows: a row of a graph's adjacency or of a square sparse matrix has
+    // at most N0 distinct columns. Training (bench/mapping, H200): power-law
+    // rows of skew 0.92-0.93 over 98k-262k rows, whose longest rows were
+    // measured at 57k-131k entries, where T x N0^skew gave 2-4 million and
+    // every variant's estimate 20-190x its measured time.
+    double longest = std::min(in.wait(in.N0), std::max(in.T, in.N0));
     criticalSteps = seq ? longest : tasks ? longest / 32 : std::ceil(longest / (s.slaves * k));
   }
   const double criticalUs = criticalSteps * stepLatencyUs / kLoadsInFlight;
@@ -294,8 +314,18 @@ Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const G
   const double parallel = work - serial;
   const double wait = 1 + in.skew * log2of(32);
   const double steps = std::max(1.0, in.childSteps);
+  // A parent thread walking a child's elements in turn reads them one after
+  // another: its sectors serve its next steps from L1, and only the ends of
+  // each list are partly used (a list of C 4-byte elements spans about
+  // C / 8 + 1 sectors). The lanes of a warp that finished early wait; they
+  // move no bytes. Training (bench/mapping, H200): charging a sector per
+  // element for every step of the warp's longest child had threshold-32 +
+  // aggregate-grid estimated slower than aggregate-grid on the power-law
+  // push, histogram, two-hop, filter and SpMV children, where it measured
+  // 1.1-1.2x faster.
+  const double serialSectorWaste = std::min(8.0, 1 + 8 / std::max(1.0, in.C));
   const double coalescedBytes = parallel * in.childBytes * steps,
-               serialBytes = serial * in.childBytes * 8 * wait * steps;
+               serialBytes = serial * in.childBytes * serialSectorWaste * steps;
   const double bytes = coalescedBytes + serialBytes;
   // Children run serially are latency-bound: waves of parent warps, each
   // waiting for its longest child of 32, and at least the critical path of

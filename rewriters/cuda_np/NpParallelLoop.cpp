@@ -166,12 +166,14 @@ bool NpPlanner::parallelLoop(const ForStmt *fs, const LoopSite &ls, bool &master
     if (!mr) return fail(why, where);
     // The tile's lanes hold the same (broadcast) values, so the lambda may capture them.
     const std::string b = editedExpr(mr->beginExpr), e = editedExpr(mr->endExpr);
+    // The mapped value (a conditional update's `((c) ? (x) : (T)0)`) with the thread-id renames applied.
+    const std::string mapped = mr->mappedText([&](unsigned from, unsigned to) { return editedText(from, to); });
     // Predicated-off threads pass an empty range without evaluating the bounds.
     const std::string range = preds_.empty() || (!readsMemory(mr->beginExpr) && !readsMemory(mr->endExpr))
                                   ? b + ", " + (preds_.empty() ? e : "(" + predicate() + ") ? " + e + " : " + b)
                                              : "(" + predicate() + ") ? (" + b + ") : 0, (" + predicate() + ") ? (" + e + ") : 0";
     std::string call = mr->acc + " = nestor::subwarp::for_each_index<" + Ss + ">(" + range + ", [=](" + mr->ivType +
-                       " " + mr->iv + ") { return " + editedExpr(mr->mappedExpr) + "; }, " + opFunctor(mr->op) + "{}, " +
+                       " " + mr->iv + ") { return " + mapped + "; }, " + opFunctor(mr->op) + "{}, " +
                        mr->acc + ");";
     // for_each_index reduces over the tile itself.
     before = head + "\n" + in;

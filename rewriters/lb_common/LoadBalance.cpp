@@ -252,11 +252,14 @@ std::optional<LbPlan> check(const AnalyzedTU &tu, const RewriteTarget &t, const 
     if (!mr->descriptors.empty())
       return refuse("the loop body reads the thread's local '" + mr->descriptors.front().first +
                         "': the block-mapped phase evaluates it on other threads",
-                    spanOf(mr->mappedExpr, ctx));
-    StatementEffects mapped = effectsOf(mr->mappedExpr, ctx);
-    if (!mapped.threadIds.empty())
-      return refuse("the loop body reads " + *mapped.threadIds.begin() + ": the block-mapped phase runs it on other threads",
-                    spanOf(mr->mappedExpr, ctx));
+                    mr->mappedSpan);
+    // Every part of the mapped value (f(i), a conditional update's condition and value).
+    for (const Expr *part : mr->mappedParts) {
+      StatementEffects mapped = effectsOf(part, ctx);
+      if (!mapped.threadIds.empty())
+        return refuse("the loop body reads " + *mapped.threadIds.begin() + ": the block-mapped phase runs it on other threads",
+                      mr->mappedSpan);
+    }
   } else if (std::optional<LbPlan> notForEach = matchForEach(tu, l, c)) {
     // Neither form: say why it is not a reduction, and why not a for-each.
     return refuse(why + "; as a loop of independent iterations: " + notForEach->reason,

@@ -15,6 +15,8 @@
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <algorithm>
+#include <cctype>
 #include <functional>
 
 using namespace clang;
@@ -162,8 +164,47 @@ std::optional<ForParts> forParts(const ForStmt *fs, const ASTContext &ctx, std::
   return p;
 }
 
+std::string MapReduceLoop::mappedText(const std::function<std::string(unsigned, unsigned)> &source) const {
+  std::string out;
+  for (const Piece &p : mappedPieces) out += p.source ? source(p.begin, p.end) : p.literal;
+  return out;
+}
+
+namespace {
+
+/// Operators whose identity is zero in every arithmetic type: a conditional
+/// update `if (c) acc OP= x` folds `c ? x : 0` (for `||`, 0 is false).
+bool zeroIdentity(ReductionOp op) {
+  return op == ReductionOp::Add || op == ReductionOp::BitOr || op == ReductionOp::BitXor || op == ReductionOp::LogicalOr;
+}
+
+/// The variable `s` assigns (`acc = ...`, `acc OP= ...`) or, when `incDec`,
+/// steps (`++acc`, `acc--`).
+const VarDecl *updatedVar(const Stmt *s, bool incDec) {
+  auto *e = dyn_cast_or_null<Expr>(s);
+  if (!e) return nullptr;
+  e = e->IgnoreParens();
+  if (auto *bo = dyn_cast<BinaryOperator>(e)) return referencedVar(bo->getLHS());
+  if (auto *uo = dyn_cast<UnaryOperator>(e); incDec && uo && uo->isIncrementDecrementOp())
+    return referencedVar(uo->getSubExpr());
+  return nullptr;
+}
+
+/// Whole-word occurrences of `name` in `text` (an identifier written where
+/// the AST holds no reference to the variable: `decltype(w)`, a macro's body).
+size_t wordCount(llvm::StringRef text, llvm::StringRef name) {
+  auto isWord = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  size_t n = 0;
+  for (size_t at = text.find(name); at != llvm::StringRef::npos; at = text.find(name, at + 1))
+    if ((at == 0 || !isWord(text[at - 1])) && (at + name.size() >= text.size() || !isWord(text[at + name.size()]))) ++n;
+  return n;
+}
+
+} // namespace
+
 std::optional<MapReduceLoop> matchMapReduce(const AnalyzedTU &tu, const LoopSite &l, std::string &why, SourceSpan &where) {
   const ASTContext &ctx = tu.astContext();
+  const SourceManager &sm = ctx.getSourceManager();
   auto *fs = dyn_cast_or_null<ForStmt>(tu.loopStmt(l.id));
   where = l.headerSpan;
   if (!fs) { why = "the loop is not a for loop"; return std::nullopt; }
@@ -175,7 +216,6 @@ std::optional<MapReduceLoop> matchMapReduce(const AnalyzedTU &tu, const LoopSite
   if (auto *cs = dyn_cast<CompoundStmt>(fs->getBody())) body.assign(cs->body_begin(), cs->body_end());
   else body.push_back(fs->getBody());
   const VarDecl *v = nullptr;
-  const Expr *mapped = nullptr;
   const Stmt *update = nullptr;
   if (body.size() == 2) {
     auto *ds = dyn_cast<DeclStmt>(body[0]);
@@ -183,7 +223,6 @@ std::optional<MapReduceLoop> matchMapReduce(const AnalyzedTU &tu, const LoopSite
       why = "the loop body is not `v = f(i); acc = acc OP v;`";
       return std::nullopt;
     }
-    mapped = v->getInit();
     update = body[1];
   } else if (body.size() == 1) {
     update = body[0];
@@ -191,33 +230,117 @@ std::optional<MapReduceLoop> matchMapReduce(const AnalyzedTU &tu, const LoopSite
     why = "the loop body is not `[v = f(i);] acc = acc OP v;` (" + std::to_string(body.size()) + " statements)";
     return std::nullopt;
   }
+  // `if (c) U`: U folds x into the accumulator when c holds and nothing
+  // otherwise, which is folding `c ? x : 0` when 0 is the operator's identity.
+  const IfStmt *guard = dyn_cast<IfStmt>(update);
+  const Expr *cond = nullptr;
+  if (guard) {
+    if (guard->getElse()) {
+      why = "the conditional update has an `else` branch: only `if (c) acc OP= x;` is a reduction";
+      where = spanOf(guard->getElse(), ctx);
+      return std::nullopt;
+    }
+    if (guard->getInit() || guard->getConditionVariable()) {
+      why = "the condition of the conditional update declares a variable";
+      where = guard->getInit() ? spanOf(guard->getInit(), ctx)
+                               : spanOf(guard->getConditionVariable()->getSourceRange(), ctx);
+      return std::nullopt;
+    }
+    if (guard->isConsteval()) {
+      why = "the conditional update is an `if consteval`";
+      where = spanOf(guard, ctx);
+      return std::nullopt;
+    }
+    cond = guard->getCond();
+    update = guard->getThen();
+    if (auto *cs = dyn_cast<CompoundStmt>(update)) {
+      if (cs->size() != 1) {
+        why = "the conditional branch is not one update of a local scalar accumulator (" + std::to_string(cs->size()) +
+              " statements)";
+        where = spanOf(update, ctx);
+        return std::nullopt;
+      }
+      update = cs->body_front();
+    }
+  }
   // Find the accumulator: the variable assigned by the update.
-  const VarDecl *acc = nullptr;
-  if (auto *bo = dyn_cast_or_null<BinaryOperator>(dyn_cast<Expr>(update) ? cast<Expr>(update)->IgnoreParens() : nullptr))
-    acc = referencedVar(bo->getLHS());
-  if (!acc || !acc->hasLocalStorage() || !acc->getType()->isArithmeticType()) {
-    why = "the last statement does not update a local scalar accumulator";
+  const VarDecl *acc = updatedVar(update, guard);
+  if (!acc || !acc->hasLocalStorage() || !acc->getType()->isArithmeticType() || acc == parts->iv || acc == v) {
+    why = guard ? "the conditional branch does not update a local scalar accumulator"
+                : "the last statement does not update a local scalar accumulator";
     where = spanOf(update, ctx);
     return std::nullopt;
   }
-  auto upd = matchUpdate(update, acc);
-  if (!upd) {
-    why = "the update of '" + acc->getNameAsString() + "' is not an associative reduction (+, *, &, |, ^, &&, ||, max, min)";
-    where = spanOf(update, ctx);
-    return std::nullopt;
-  }
-  if (v) {
-    if (referencedVar(upd->second) != v) { why = "the update does not combine the mapped value"; return std::nullopt; }
+  ReductionOp op = ReductionOp::Add;
+  const Expr *x = nullptr; // the folded value; none for `++acc` (1)
+  auto *step = dyn_cast<UnaryOperator>(cast<Expr>(update)->IgnoreParens());
+  if (guard && step && step->isIncrementDecrementOp()) {
+    if (step->isDecrementOp()) {
+      why = "the conditional update of '" + acc->getNameAsString() +
+            "' subtracts (`--`): the rewrites fold the value as written, not its negation";
+      where = spanOf(update, ctx);
+      return std::nullopt;
+    }
   } else {
-    mapped = upd->second;
+    auto r = reductionUpdate(update);
+    if (guard && r && r->var == acc && r->negated) {
+      why = "the conditional update of '" + acc->getNameAsString() +
+            "' subtracts (`-=`): the rewrites fold the value as written, not its negation";
+      where = spanOf(update, ctx);
+      return std::nullopt;
+    }
+    auto upd = matchUpdate(update, acc);
+    if (!upd) {
+      why = "the update of '" + acc->getNameAsString() + "' is not an associative reduction (+, *, &, |, ^, &&, ||, max, min)";
+      where = spanOf(update, ctx);
+      return std::nullopt;
+    }
+    op = upd->first;
+    x = upd->second;
   }
-  StatementEffects fx = effectsOf(mapped, ctx);
-  if (fx.memWrite || fx.impureCall || fx.barrier || fx.warp || fx.lambda || !fx.writes.empty() || fx.addrOfLocal) {
-    why = "f(i) has side effects or calls a function that is not known to be pure";
-    where = spanOf(mapped, ctx);
+  if (guard && !zeroIdentity(op)) {
+    why = std::string("the conditional update of '") + acc->getNameAsString() + "' is a " + spelling(op) +
+          " reduction, whose identity is not 0: only +, |, ^ and || fold `c ? x : 0`";
+    where = spanOf(guard, ctx);
     return std::nullopt;
   }
-  if (fx.reads.count(acc)) { why = "f(i) reads the accumulator"; where = spanOf(mapped, ctx); return std::nullopt; }
+  if (guard && x && !x->getType()->isArithmeticType() && !x->getType()->isEnumeralType()) {
+    why = "the conditionally folded value `" + textOf(x, ctx) + "` is not a scalar";
+    where = spanOf(x, ctx);
+    return std::nullopt;
+  }
+  // The parts the mapped value is built from, each checked below.
+  struct Part {
+    const Expr *e;
+    std::string name; ///< for the refusals
+  };
+  std::vector<Part> checked;
+  const Expr *mapped = nullptr; // f(i) of the forms without a condition
+  if (v && !guard) {
+    if (referencedVar(x) != v) { why = "the update does not combine the mapped value"; return std::nullopt; }
+    mapped = v->getInit();
+    checked.push_back({mapped, "f(i)"});
+  } else if (!guard) {
+    mapped = x;
+    checked.push_back({mapped, "f(i)"});
+  } else {
+    if (v) checked.push_back({v->getInit(), "f(i)"});
+    checked.push_back({cond, "the condition `" + textOf(cond, ctx) + "`"});
+    if (x) checked.push_back({x, "the folded value `" + textOf(x, ctx) + "`"});
+  }
+  StatementEffects all;
+  for (const Part &p : checked) {
+    StatementEffects fx = effectsOf(p.e, ctx);
+    if (fx.memWrite || fx.impureCall || fx.barrier || fx.warp || fx.lambda || !fx.writes.empty() || fx.addrOfLocal) {
+      why = p.name + " has side effects or calls a function that is not known to be pure";
+      where = spanOf(p.e, ctx);
+      return std::nullopt;
+    }
+    if (fx.reads.count(acc)) { why = p.name + " reads the accumulator"; where = spanOf(p.e, ctx); return std::nullopt; }
+    all.reads.insert(fx.reads.begin(), fx.reads.end());
+    all.declared.insert(fx.declared.begin(), fx.declared.end());
+  }
+
   MapReduceLoop m;
   m.iv = parts->iv->getNameAsString();
   m.ivType = typeText(parts->iv->getType(), ctx);
@@ -225,16 +348,101 @@ std::optional<MapReduceLoop> matchMapReduce(const AnalyzedTU &tu, const LoopSite
   m.end = textOf(parts->upper, ctx);
   m.acc = acc->getNameAsString();
   m.accType = typeText(acc->getType(), ctx);
-  m.op = upd->first;
-  m.mapped = textOf(mapped, ctx);
+  m.op = op;
   m.beginExpr = parts->lower;
   m.endExpr = parts->upper;
-  m.mappedExpr = mapped;
-  for (const VarDecl *r : fx.reads) {
-    if (r == parts->iv || fx.declared.count(r)) continue;
+  m.conditional = guard != nullptr;
+  for (const Part &p : checked) m.mappedParts.push_back(p.e);
+  // The mapped value's text, as pieces a rewrite may write with its own edits.
+  auto range = [&](const Expr *e) {
+    SourceSpan s = spanOf(e, ctx);
+    return std::make_pair(s.begin.offset, s.end.offset);
+  };
+  auto source = [&](unsigned b, unsigned e) { m.mappedPieces.push_back({"", b, e, true}); };
+  auto literal = [&](std::string t) { m.mappedPieces.push_back({std::move(t), 0, 0, false}); };
+  if (!guard) {
+    auto [b, e] = range(mapped);
+    source(b, e);
+    m.mappedSpan = spanOf(mapped, ctx);
+  } else {
+    // `T w = f(i); if (c(w)) U(w)`: every reference to w in c and x is
+    // written as `(f(i))` (converted to T where f(i) has another type, as the
+    // declaration converts it). Evaluating f(i) there instead of once before
+    // is the same value only because f(i) is pure (checked above: no writes
+    // to memory or locals, no impure calls, barriers or warp operations) and
+    // neither c nor x writes anything that f(i) reads (they are pure too), and
+    // because w is written by nothing but its declaration (c and x write no
+    // local; the body has no other statement).
+    std::string wOpen, wClose;
+    if (v) {
+      if (!v->getType()->isScalarType() || v->getType()->isReferenceType()) {
+        why = "the local '" + v->getNameAsString() + "' before the conditional update is not a scalar";
+        where = spanOf(body[0], ctx);
+        return std::nullopt;
+      }
+      QualType declared = v->getType().getCanonicalType().getUnqualifiedType();
+      QualType written = v->getInit()->IgnoreImpCasts()->getType().getCanonicalType().getUnqualifiedType();
+      wOpen = declared == written ? "(" : "((" + typeText(v->getType(), ctx) + ")(";
+      wClose = declared == written ? ")" : "))";
+    }
+    llvm::StringRef file = sm.getBufferData(sm.getFileID(sm.getFileLoc(fs->getBeginLoc())));
+    // e's source with each reference to w replaced (refused where a
+    // reference cannot be replaced by its text: in a macro, or one the AST
+    // does not show).
+    auto addSubstituted = [&](const Expr *e) -> bool {
+      auto [b, end] = range(e);
+      std::vector<std::pair<unsigned, unsigned>> refs;
+      bool inMacro = false;
+      if (v)
+        forEachNode(e, [&](const Stmt *n) {
+          if (auto *dr = dyn_cast<DeclRefExpr>(n); dr && dr->getDecl() == v) {
+            if (dr->getLocation().isMacroID()) inMacro = true;
+            refs.push_back(range(dr));
+          }
+        });
+      std::sort(refs.begin(), refs.end());
+      refs.erase(std::unique(refs.begin(), refs.end()), refs.end());
+      if (v && (inMacro || end > file.size() || wordCount(file.slice(b, end), v->getName()) != refs.size())) {
+        why = "'" + v->getNameAsString() + "' is used in `" + textOf(e, ctx) +
+              "` in a way the rewrite cannot write as its initialiser (a macro, decltype)";
+        where = spanOf(e, ctx);
+        return false;
+      }
+      auto [ib, ie] = v ? range(v->getInit()) : std::make_pair(0u, 0u);
+      unsigned at = b;
+      for (auto [rb, re] : refs) {
+        if (rb < at || re > end) continue; // nested ranges: written once
+        source(at, rb);
+        literal(wOpen);
+        source(ib, ie);
+        literal(wClose);
+        at = re;
+      }
+      source(at, end);
+      return true;
+    };
+    literal("((");
+    if (!addSubstituted(cond)) return std::nullopt;
+    literal(") ? (");
+    if (x) {
+      if (!addSubstituted(x)) return std::nullopt;
+    } else {
+      literal("1");
+    }
+    literal(") : " + zeroOf(acc->getType(), ctx) + ")");
+    m.mappedSpan = spanOf(guard, ctx);
+    if (v) m.mappedSpan.begin = spanOf(body[0], ctx).begin;
+  }
+  {
+    llvm::StringRef file = sm.getBufferData(sm.getFileID(sm.getFileLoc(fs->getBeginLoc())));
+    m.mapped = m.mappedText([&](unsigned b, unsigned e) { return b <= e && e <= file.size() ? file.slice(b, e).str() : ""; });
+  }
+  for (const VarDecl *r : all.reads) {
+    if (r == parts->iv || r == v || all.declared.count(r)) continue;
     if (isa<ParmVarDecl>(r) || r->hasAttr<CUDASharedAttr>()) continue; // uniform over the warp / not private
     if (r->getType()->isArrayType()) {
-      why = "f(i) reads the thread-local array '" + r->getNameAsString() + "'";
+      why = (guard ? "the conditional update reads the thread-local array '" : "f(i) reads the thread-local array '") +
+            r->getNameAsString() + "'";
       return std::nullopt;
     }
     m.descriptors.push_back({r->getNameAsString(), typeText(r->getType(), ctx)});

@@ -7,6 +7,7 @@
 #pragma once
 #include "nestor/Rewrite.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,19 +37,41 @@ struct BlockShape {
 std::optional<BlockShape> constantBlock(const AnalyzedTU &tu, int launchId);
 
 /// `for (T i = begin; i < end; ++i) { [U v = f(i);] acc = acc OP v; }` and the
-/// `acc OP= f(i)` spellings (issue 4, CTE).
+/// `acc OP= f(i)` spellings (issue 4, CTE), and the conditional update
+/// `[U w = f(i);] if (c) acc OP= x;` (also `if (c) ++acc;`), which folds
+/// `c ? x : 0` when OP's identity is zero (+, |, ^, ||).
 struct MapReduceLoop {
   std::string iv, ivType;
   std::string begin, end;       ///< texts
   std::string acc, accType;     ///< the accumulator
   ReductionOp op = ReductionOp::Add;
-  std::string mapped;           ///< f(i), text
-  /// Thread-private locals f reads (passed to CTE as task descriptors).
+  std::string mapped;           ///< the value of one iteration, text (parenthesised when built)
+  /// Thread-private locals the mapped value reads (passed to CTE as task descriptors).
   std::vector<std::pair<std::string, std::string>> descriptors; ///< (name, type)
   bool csrLike = false;         ///< begin = P[Q], end = P[Q + 1]
-  /// The expressions behind begin, end and mapped (for rewrites that must
-  /// re-emit them with their own edits applied).
-  const clang::Expr *beginExpr = nullptr, *endExpr = nullptr, *mappedExpr = nullptr;
+  /// The expressions behind begin and end (for rewrites that must re-emit
+  /// them with their own edits applied).
+  const clang::Expr *beginExpr = nullptr, *endExpr = nullptr;
+  /// Every written expression the mapped value is built from: f(i) (the
+  /// local's initialiser), and for a conditional update its condition and
+  /// folded value (none for `++acc`). A check of what the mapped value reads
+  /// or does looks at each.
+  std::vector<const clang::Expr *> mappedParts;
+  /// Where the mapped value is written: f(i), or the conditional update
+  /// (with the local's declaration before it).
+  SourceSpan mappedSpan;
+  /// The mapped value as pieces: a literal text, or a source range (file
+  /// offsets in the loop's file) that a rewrite writes with its own edits.
+  struct Piece {
+    std::string literal;
+    unsigned begin = 0, end = 0;
+    bool source = false;
+  };
+  std::vector<Piece> mappedPieces;
+  /// The mapped value with each source range written by `source` (`mapped`
+  /// is this with the ranges as written).
+  std::string mappedText(const std::function<std::string(unsigned begin, unsigned end)> &source) const;
+  bool conditional = false;     ///< `if (c) U`: the mapped value is `((c) ? (x) : (T)0)`
 };
 /// Matches the loop, or says why it does not have the map/reduce shape.
 std::optional<MapReduceLoop> matchMapReduce(const AnalyzedTU &tu, const LoopSite &l, std::string &why,

@@ -374,14 +374,17 @@ Plan check(const AnalyzedTU &tu, const RewriteTarget &t) {
       for (const Decl *d : ds->decls())
         if (auto *vd = dyn_cast<VarDecl>(d)) ivOnly.insert(vd);
   });
-  if (const VarDecl *v = threadLocalRead(mr->mappedExpr, c.fd, ivOnly))
-    return refuse("the loop body reads the thread's '" + v->getNameAsString() +
-                      "': the merge kernel computes every row's iterations without the thread",
-                  spanOf(mr->mappedExpr, ctx));
-  StatementEffects mapped = effectsOf(mr->mappedExpr, ctx);
-  if (!mapped.threadIds.empty())
-    return refuse("the loop body reads " + *mapped.threadIds.begin() + ": the merge kernel runs it on other threads",
-                  spanOf(mr->mappedExpr, ctx));
+  // Every part of the mapped value (f(i), a conditional update's condition and value).
+  for (const Expr *part : mr->mappedParts) {
+    if (const VarDecl *v = threadLocalRead(part, c.fd, ivOnly))
+      return refuse("the loop body reads the thread's '" + v->getNameAsString() +
+                        "': the merge kernel computes every row's iterations without the thread",
+                    mr->mappedSpan);
+    StatementEffects mapped = effectsOf(part, ctx);
+    if (!mapped.threadIds.empty())
+      return refuse("the loop body reads " + *mapped.threadIds.begin() + ": the merge kernel runs it on other threads",
+                    mr->mappedSpan);
+  }
   // (These CSR checks, the guard, q never written, no memory written before
   // the loop, launch arguments without effects, repeat parts of lb_common's;
   // they stay here while lb_common/LoadBalance.cpp is being split: fold them

@@ -19,3 +19,9 @@ nestor_rewrite_refusal(loops.cte_uniform_trip INPUT ${loops_fx}/tmv.cu AT "for (
   EXPECT "not irregular")
 nestor_rewrite_refusal(loops.cte_not_associative INPUT ${loops_fx}/refusals.cu AT "for (int j = lo[threadIdx.x]"
   APPLY cte EXPECT "not an associative reduction")
+# Conditional updates that are not a reduction of `c ? x : 0`
+# (rewriters/loop_common/tests/cond_refusals.cu; subwarp's cases read it too).
+nestor_rewrite_refusal(loops.cte_cond_else INPUT rewriters/loop_common/tests/cond_refusals.cu AT "^if_else" APPLY cte
+  EXPECT "the conditional update has an `else` branch")
+nestor_rewrite_refusal(loops.cte_cond_max INPUT rewriters/loop_common/tests/cond_refusals.cu AT "^cond_max" APPLY cte
+  EXPECT "is a max reduction, whose identity is not 0")

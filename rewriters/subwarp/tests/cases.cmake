@@ -29,3 +29,17 @@ nestor_rewrite_refusal(loops.subwarp_uniform_trip INPUT ${loops_fx}/refusals.cu 
   AFTER "regular_loop(" APPLY subwarp EXPECT "not irregular")
 nestor_rewrite_refusal(loops.subwarp_not_associative INPUT ${loops_fx}/refusals.cu AT "for (int j = lo[threadIdx.x]"
   APPLY subwarp EXPECT "not an associative reduction")
+# Conditional updates that are not a reduction of `c ? x : 0` (the matcher's
+# refusals, rewriters/loop_common/tests/cond_refusals.cu; cte's cases read it too).
+set(cond_fx rewriters/loop_common/tests/cond_refusals.cu)
+foreach(entry
+    "if_else|the conditional update has an `else` branch"
+    "cond_max|the conditional update of 'best' is a max reduction, whose identity is not 0"
+    "cond_subtract|the conditional update of 'cnt' subtracts (`-=`)"
+    "cond_stores|the condition `(seen[e] = label[adj[e]]) == label[v]` has side effects"
+    "two_updates|the conditional branch is not one update of a local scalar accumulator (2 statements)")
+  string(REPLACE "|" ";" parts "${entry}")
+  list(GET parts 0 what)
+  list(GET parts 1 expect)
+  nestor_rewrite_refusal(loops.subwarp_${what} INPUT ${cond_fx} AT "^${what}" APPLY subwarp EXPECT "${expect}")
+endforeach()

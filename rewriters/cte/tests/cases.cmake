@@ -14,6 +14,12 @@ nestor_rewrite_case(loops/nested_branch.cte INPUT ${loops_fx}/nested_branch.cu A
   AFTER "branchy_rows(" APPLY cte ${loops_inc})
 # Task descriptors (row, bias: thread-private values f(i) reads).
 nestor_rewrite_case(loops/broadcast.cte INPUT ${loops_fx}/broadcast.cu AT "for (int j = 0" APPLY cte ${loops_inc})
+# A conditional update whose condition reads the thread's v (a task
+# descriptor), and the two-statement form (`int u = adj[e]; if (...) sum += w[e];`).
+nestor_rewrite_case(loops/cond_count.cte INPUT ${loops_fx}/cond_count.cu AT "for (int e = row[v]"
+  AFTER "void same_label_count(" APPLY cte ${loops_inc})
+nestor_rewrite_case(loops/cond_count.weight_cte INPUT ${loops_fx}/cond_count.cu AT "for (int e = row[v]"
+  AFTER "void label_weight(" APPLY cte ${loops_inc})
 
 nestor_rewrite_refusal(loops.cte_uniform_trip INPUT ${loops_fx}/tmv.cu AT "for (int i = 0" APPLY cte
   EXPECT "not irregular")

@@ -14,6 +14,12 @@ nestor_rewrite_case(merge_path/degree_gather.merge_path INPUT ${mp_loops_fx}/deg
   AT "for (int e = offsets[v]" APPLY merge-path ${mp_inc})
 nestor_rewrite_case(merge_path/helper_sum.merge_path INPUT ${mp_loops_fx}/helper_sum.cu AT "for (int e = offsets[v]"
   APPLY merge-path ${mp_inc})
+# Conditional updates (`if (c) cnt++;`: + of `c ? 1 : 0`; `int u = adj[e];
+# if (label[u] == target) sum += w[e];`: the local written as its initialiser).
+nestor_rewrite_case(merge_path/cond_count.merge_path INPUT ${mp_loops_fx}/cond_count.cu AT "for (int e = row[v]"
+  AFTER "void heavy_neighbours(" APPLY merge-path ${mp_inc})
+nestor_rewrite_case(merge_path/cond_count.weight_merge_path INPUT ${mp_loops_fx}/cond_count.cu AT "for (int e = row[v]"
+  AFTER "void label_weight(" APPLY merge-path ${mp_inc})
 
 # The other guard form (`if (row < n) { loop; epilogue }`), 64-bit offsets,
 # a double max with a user epilogue (compile check only: no GPU program).

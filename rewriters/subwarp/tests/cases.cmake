@@ -24,6 +24,15 @@ nestor_rewrite_case(loops/nested_branch.subwarp_8 INPUT ${loops_fx}/nested_branc
   AFTER "branchy_rows(" APPLY subwarp PARAMS width=8 ${loops_inc})
 nestor_rewrite_case(loops/broadcast.subwarp_4 INPUT ${loops_fx}/broadcast.cu AT "for (int j = 0" APPLY subwarp
   PARAMS width=4 ${loops_inc})
+# A conditional update (`if (c) ++cnt;`: a + reduction of `c ? 1 : 0`), and
+# the two-statement form (`int u = adj[e]; if (label[u] == target) sum += w[e];`,
+# the local written as its initialiser).
+foreach(w 4 32)
+  nestor_rewrite_case(loops/cond_count.subwarp_${w} INPUT ${loops_fx}/cond_count.cu AT "for (int e = row[v]"
+    AFTER "void same_label_count(" APPLY subwarp PARAMS width=${w} ${loops_inc})
+endforeach()
+nestor_rewrite_case(loops/cond_count.weight_subwarp_8 INPUT ${loops_fx}/cond_count.cu AT "for (int e = row[v]"
+  AFTER "void label_weight(" APPLY subwarp PARAMS width=8 ${loops_inc})
 
 nestor_rewrite_refusal(loops.subwarp_uniform_trip INPUT ${loops_fx}/refusals.cu AT "for (int j = 0"
   AFTER "regular_loop(" APPLY subwarp EXPECT "not irregular")

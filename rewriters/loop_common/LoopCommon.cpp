@@ -361,8 +361,18 @@ std::optional<MapReduceLoop> matchMapReduce(const AnalyzedTU &tu, const LoopSite
   auto source = [&](unsigned b, unsigned e) { m.mappedPieces.push_back({"", b, e, true}); };
   auto literal = [&](std::string t) { m.mappedPieces.push_back({std::move(t), 0, 0, false}); };
   if (!guard) {
+    // `T v = f(i); acc OP= v` folds f(i) as its declaration converts it:
+    // `int v = w[e] * 4.0f` folds the truncated value, not the float.
+    bool convert = false;
+    if (v) {
+      QualType declared = v->getType().getCanonicalType().getUnqualifiedType();
+      QualType written = mapped->IgnoreImpCasts()->getType().getCanonicalType().getUnqualifiedType();
+      convert = declared != written;
+    }
     auto [b, e] = range(mapped);
+    if (convert) literal("((" + typeText(v->getType(), ctx) + ")(");
     source(b, e);
+    if (convert) literal("))");
     m.mappedSpan = spanOf(mapped, ctx);
   } else {
     // `T w = f(i); if (c(w)) U(w)`: every reference to w in c and x is

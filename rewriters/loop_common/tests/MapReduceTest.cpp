@@ -97,6 +97,10 @@ INSTANTIATE_TEST_SUITE_P(
         // The unconditional forms, unchanged.
         Accepted{"PlusAssign", "sum += w[e];", ReductionOp::Add, "sum", "w[e]", false, {}},
         Accepted{"LocalThenPlus", "{ float x = w[e] * 2.0f; sum = sum + x; }", ReductionOp::Add, "sum", "w[e] * 2.0f", false, {}},
+        // A local of another type folds the value its declaration converts
+        // (the float product was folded untruncated before).
+        Accepted{"LocalConvertedThenPlus", "{ int q = w[e] * 4.0f; cnt += q; }", ReductionOp::Add, "cnt",
+                 "((int)(w[e] * 4.0f))", false, {}},
         Accepted{"Max", "cnt = max(cnt, label[adj[e]]);", ReductionOp::Max, "cnt", "label[adj[e]]", false, {}},
         // `if (c) ++acc`, `acc++`, `acc += x`, in a compound or not.
         Accepted{"CondPreIncrement", "if (label[adj[e]] == label[v]) ++cnt;", ReductionOp::Add, "cnt",

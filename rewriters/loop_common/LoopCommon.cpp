@@ -360,19 +360,21 @@ std::optional<MapReduceLoop> matchMapReduce(const AnalyzedTU &tu, const LoopSite
   };
   auto source = [&](unsigned b, unsigned e) { m.mappedPieces.push_back({"", b, e, true}); };
   auto literal = [&](std::string t) { m.mappedPieces.push_back({std::move(t), 0, 0, false}); };
+  // f(i) written where the local v stood, as v's declaration converts it:
+  // `int v = w[e] * 4.0f` is the truncated value, not the float.
+  // (Empty: no conversion.)
+  std::string vConversion;
+  if (v && v->getType().getCanonicalType().getUnqualifiedType() !=
+               v->getInit()->IgnoreImpCasts()->getType().getCanonicalType().getUnqualifiedType())
+    vConversion = "(" + typeText(v->getType(), ctx) + ")";
+  const std::string vOpen = "(" + vConversion + (vConversion.empty() ? "" : "("),
+                    vClose = vConversion.empty() ? ")" : "))";
   if (!guard) {
-    // `T v = f(i); acc OP= v` folds f(i) as its declaration converts it:
-    // `int v = w[e] * 4.0f` folds the truncated value, not the float.
-    bool convert = false;
-    if (v) {
-      QualType declared = v->getType().getCanonicalType().getUnqualifiedType();
-      QualType written = mapped->IgnoreImpCasts()->getType().getCanonicalType().getUnqualifiedType();
-      convert = declared != written;
-    }
+    // `T v = f(i); acc OP= v` folds f(i) as v holds it.
     auto [b, e] = range(mapped);
-    if (convert) literal("((" + typeText(v->getType(), ctx) + ")(");
+    if (!vConversion.empty()) literal(vOpen);
     source(b, e);
-    if (convert) literal("))");
+    if (!vConversion.empty()) literal(vClose);
     m.mappedSpan = spanOf(mapped, ctx);
   } else {
     // `T w = f(i); if (c(w)) U(w)`: every reference to w in c and x is
@@ -383,17 +385,10 @@ std::optional<MapReduceLoop> matchMapReduce(const AnalyzedTU &tu, const LoopSite
     // neither c nor x writes anything that f(i) reads (they are pure too), and
     // because w is written by nothing but its declaration (c and x write no
     // local; the body has no other statement).
-    std::string wOpen, wClose;
-    if (v) {
-      if (!v->getType()->isScalarType() || v->getType()->isReferenceType()) {
-        why = "the local '" + v->getNameAsString() + "' before the conditional update is not a scalar";
-        where = spanOf(body[0], ctx);
-        return std::nullopt;
-      }
-      QualType declared = v->getType().getCanonicalType().getUnqualifiedType();
-      QualType written = v->getInit()->IgnoreImpCasts()->getType().getCanonicalType().getUnqualifiedType();
-      wOpen = declared == written ? "(" : "((" + typeText(v->getType(), ctx) + ")(";
-      wClose = declared == written ? ")" : "))";
+    if (v && (!v->getType()->isScalarType() || v->getType()->isReferenceType())) {
+      why = "the local '" + v->getNameAsString() + "' before the conditional update is not a scalar";
+      where = spanOf(body[0], ctx);
+      return std::nullopt;
     }
     llvm::StringRef file = sm.getBufferData(sm.getFileID(sm.getFileLoc(fs->getBeginLoc())));
     // e's source with each reference to w replaced (refused where a
@@ -423,9 +418,9 @@ std::optional<MapReduceLoop> matchMapReduce(const AnalyzedTU &tu, const LoopSite
       for (auto [rb, re] : refs) {
         if (rb < at || re > end) continue; // nested ranges: written once
         source(at, rb);
-        literal(wOpen);
+        literal(vOpen);
         source(ib, ie);
-        literal(wClose);
+        literal(vClose);
         at = re;
       }
       source(at, end);

@@ -364,10 +364,14 @@ Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const G
   // 1.2-2.2x slower than aggregate-grid where the model had it 2-3x faster).
   // A child size read from data may exceed the threshold somewhere even
   // where the mean does not: at least one child of serialLimit + 1 threads.
+  // A block-wide step of a child that only accumulates overlaps the next
+  // step's loads as a serial walk does (serialStepUs); one that branches on
+  // a gathered value waits for both loads.
+  const double blockStepUs = in.branchesOnGather ? kChildStepLoads * g.latencyUs : stepUs;
   double blockWideUs = 0;
   if (s.blockWideThreads > 0) {
     const double longest = std::max(in.longestChild(), double(s.serialLimit) + 1);
-    blockWideUs = std::ceil(longest / s.blockWideThreads) * steps * kChildStepLoads * g.latencyUs;
+    blockWideUs = std::ceil(longest / s.blockWideThreads) * steps * blockStepUs;
   }
   // Children run as grids: each child thread's steps, in waves of the
   // resident threads (whole child blocks). Coarsened by c, a block runs c

@@ -3,8 +3,9 @@
 
 For each case measured by measure.sh, compares the static order of the plan
 (the cost model's rank of each variant, docs/mapping.md, with "keep the
-original" first when the plan's baseline says so) with the measured median
-times of the original and the correct variants:
+original" at the rank the plan's baseline gives it, or first when it says
+to keep it) with the measured median times of the original and the correct
+variants:
   - the static rank (among the choices) of the measured best,
   - the slowdown of the static top-1 against the measured best,
   - whether "keep the original" was the right answer (nothing beats it by 10%),
@@ -52,9 +53,11 @@ def main():
         plan, res = load(plan_path), load(res_path)
         order = {}  # variant id -> position in the plan's static order (1 = first)
         keep = False
+        original_rank = None  # "keep the original"'s place in that order (plans since issue 22's seventh set)
         for v in plan["variants"]:
             if v.get("baseline"):
                 keep = bool((v.get("params") or {}).get("keep_original", False))
+                original_rank = (v.get("params") or {}).get("static_rank")
             else:
                 order[v["id"]] = v["params"].get("static_rank", len(order) + 1)
         base, measured = None, {}
@@ -69,9 +72,15 @@ def main():
             continue
         measured_cases += 1
         ranked = sorted(measured, key=lambda i: order.get(i, 1e9))
-        # The static choices: "keep the original" first when the model says
-        # nothing beats it by 10%, then the variants in static order.
-        choices = (["baseline"] if keep else []) + ranked + ([] if keep else ["baseline"])
+        # The static choices: the variants in static order and "keep the
+        # original" at its rank (before the variant that holds the same
+        # rank); plans without one have it first when the model says nothing
+        # beats it, last otherwise.
+        if original_rank is not None:
+            choices = sorted(ranked + ["baseline"],
+                             key=lambda i: original_rank - 0.5 if i == "baseline" else order.get(i, 1e9))
+        else:
+            choices = (["baseline"] if keep else []) + ranked + ([] if keep else ["baseline"])
         times = dict(measured, baseline=base)
         best = min(times, key=times.get)
         top = choices[0]

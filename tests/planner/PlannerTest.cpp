@@ -80,6 +80,18 @@ bool registered(const char *id) { return findRewrite(id) != nullptr; }
 
 /// Structure every candidate list must have, whatever rewrites exist.
 void expectWellFormed(const AnalyzedTU &tu, const CandidateList &list) {
+  // "Keep the original" has one place in the ranking: first when it is
+  // kept, otherwise after exactly the candidates estimated faster than it.
+  ASSERT_GE(list.originalRank, 1u);
+  ASSERT_LE(list.originalRank, list.candidates.size() + 1);
+  if (list.keepOriginal) EXPECT_EQ(list.originalRank, 1u);
+  else if (list.originalUs > 0)
+    for (const Candidate &c : list.candidates) {
+      const bool faster = c.estimateUs >= 0 && c.estimateUs < c.originalUs;
+      EXPECT_EQ(faster, c.order + 1 < list.originalRank) << c.id << " (" << c.estimateUs << " us, the original "
+                                                         << c.originalUs << " us; original ranked "
+                                                         << list.originalRank << ")";
+    }
   std::set<std::string> ids;
   const std::regex idPattern("[A-Za-z0-9_.+-]+");
   for (size_t i = 0; i < list.candidates.size(); ++i) {
@@ -203,6 +215,63 @@ TEST(Candidates, LoopExample) {
                                                                        return a.estimateUs < b.estimateUs;
                                                                      })->estimateUs);
   }
+}
+
+TEST(Candidates, TheOriginalRanksAfterTheRewritesEstimatedFasterOnly) {
+  // Two popcount sums over a dense row of 16 words per thread (one
+  // fingerprint compared with a query): the intra-warp variants are
+  // estimated faster than the original, the inter-warp ones slower, so
+  // "keep the original" ranks between them and above every slower rewrite.
+  TempDir dir;
+  fs::create_directories(dir.path / "project");
+  fs::path file = dir.path / "project" / "fingerprints.cu";
+  std::ofstream(file) << R"(#ifndef FP_BLOCK
+#define FP_BLOCK 256
+#endif
+__global__ void fingerprint_overlap(const unsigned *fp, const unsigned *query, float *sim, int rows, int words) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows) {
+    int both = 0, either = 0;
+    for (int k = 0; k < words; ++k) {
+      unsigned a = fp[(size_t)r * words + k], q = query[k];
+      both += __popc(a & q);
+      either += __popc(a | q);
+    }
+    sim[r] = either > 0 ? float(both) / float(either) : 0.0f;
+  }
+}
+void run(const unsigned *fp, const unsigned *query, float *sim, int rows, int words) {
+  fingerprint_overlap<<<(rows + FP_BLOCK - 1) / FP_BLOCK, FP_BLOCK>>>(fp, query, sim, rows, words);
+}
+)";
+  Analysed a = analyse(file);
+  ASSERT_TRUE(a.tu);
+  auto cfg = parseConfig("mapping:\n  gpu: h100\n  sizes: { rows: 2097152, words: 16 }\n  skew: 0\n", "test.nestor.yaml");
+  ASSERT_TRUE(bool(cfg)) << llvm::toString(cfg.takeError());
+  auto list = listCandidates(*a.tu, *cfg, "fingerprint_overlap");
+  ASSERT_TRUE(bool(list)) << llvm::toString(list.takeError());
+  expectWellFormed(*a.tu, *list);
+  ASSERT_FALSE(list->keepOriginal);
+  EXPECT_GT(list->originalRank, 1u);
+  EXPECT_LE(list->originalRank, list->candidates.size()) << "some rewrite is estimated slower than the original";
+  for (const Candidate &c : list->candidates)
+    if (c.order + 1 >= list->originalRank) EXPECT_GE(c.estimateUs, c.originalUs) << c.id;
+
+  // The plan gives the baseline that rank.
+  PlanRequest req;
+  req.planDir = (dir.path / "plan").string();
+  req.projectDir = (dir.path / "project").string();
+  req.runtimeIncludeDir = planner::runtimeIncludeDir();
+  req.profile = config("nvcc -O3 -arch=sm_90 {defines} {flags} -o {exe} {source}");
+  req.configPath = "test.nestor.yaml";
+  req.budget = 1;
+  auto out = writePlan(*a.tu, a.opts, *list, req);
+  ASSERT_TRUE(bool(out)) << llvm::toString(out.takeError());
+  std::ifstream planFile(out->planPath);
+  nlohmann::json plan = nlohmann::json::parse(planFile);
+  ASSERT_TRUE(plan["variants"][0]["baseline"].get<bool>());
+  EXPECT_EQ(plan["variants"][0]["params"]["static_rank"].get<size_t>(), list->originalRank);
+  EXPECT_FALSE(plan["variants"][0]["params"]["keep_original"].get<bool>());
 }
 
 TEST(Candidates, AnnotationOnlyRewritesAreNotTimed) {

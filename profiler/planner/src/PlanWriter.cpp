@@ -157,7 +157,8 @@ llvm::Expected<PlanOutput> writePlan(const AnalyzedTU &tu, const AnalysisOptions
                         {"description", "the file as analysed"},
                         {"params",
                          {{"estimate_us", list.originalUs},
-                          {"keep_original", list.keepOriginal}}}});
+                          {"keep_original", list.keepOriginal},
+                          {"static_rank", list.originalRank}}}});
   }
 
   // Generation order: with a budget, the static order until enough variants

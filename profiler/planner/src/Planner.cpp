@@ -321,9 +321,18 @@ llvm::Expected<CandidateList> listCandidates(const AnalyzedTU &tu, const Config 
   });
   for (const std::optional<MappingAdvice> &a : advice)
     if (a) list.originalUs += a->target.originalUs;
+  list.originalRank = listed.size() + 1; // no estimate of the original: after every candidate
   if (list.originalUs > 0) {
     double best = listed.empty() ? 1e300 : saving(listed.front().c);
     list.keepOriginal = best >= 1e300 || (list.originalUs + best) * kKeepOriginalMargin > list.originalUs;
+    // Candidates are sorted by saving: the original comes after those that
+    // save time, unless it is kept (training, bench/mapping: a 16-word
+    // Tanimoto row whose original measured best had every rewrite ranked
+    // above it, the slower inter-warp ones included).
+    list.originalRank = list.keepOriginal
+                            ? 1
+                            : 1 + size_t(std::count_if(listed.begin(), listed.end(),
+                                                       [&](const Listed &l) { return saving(l.c) < 0; }));
   }
   // Ids carry the target's line when there is more than one target, and
   // stay unique when two targets share a line.

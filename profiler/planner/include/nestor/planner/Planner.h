@@ -69,6 +69,11 @@ struct CandidateList {
   /// then "keep the original" is the static first choice.
   double originalUs = 0;
   bool keepOriginal = false;
+  /// "Keep the original" in the one ranking of everything offered (1 =
+  /// first): first when keepOriginal, otherwise after the candidates
+  /// estimated faster than the original and before the rest, so that a
+  /// rewrite estimated slower than the code as written never ranks above it.
+  size_t originalRank = 1;
 };
 
 /// Every applicable rewrite (prepare() true) x its variants(), plus the

@@ -5,7 +5,7 @@
 #   bench/mapping/plan.sh [NESTOR] [OUT] [CASES]
 #     defaults: build/cli/nestor, build/bench-mapping, bench/mapping/cases.tsv (the
 #     in-sample cases); bench/mapping/heldout.tsv, heldout2.tsv, heldout3.tsv, heldout4.tsv, heldout5.tsv,
-#     heldout6.tsv and heldout7.tsv hold the held-out ones.
+#     heldout6.tsv, heldout7.tsv and heldout8.tsv hold the held-out ones.
 #   BENCH_GPU (default h100, the GPU the in-sample cases were measured on) is the
 #   .nestor.yaml mapping.gpu every case's plan is ranked for.
 #   BENCH_ONLY=REGEX (optional): plans only the cases whose name matches (grep -E).
@@ -28,16 +28,18 @@ reps="${BENCH_REPS:-7}"
 # first held-out set either, whose results were read before the model changed;
 # heldout3.tsv not with the second held-out set either; heldout4.tsv not with
 # any of the four sets before it; heldout5.tsv not with any of the five;
-# heldout6.tsv not with any of the six; heldout7.tsv not with any of the seven.
+# heldout6.tsv not with any of the six; heldout7.tsv not with any of the seven;
+# heldout8.tsv not with any of the eight.
 cases_abs="$(cd "$(dirname "$cases")" && pwd)/$(basename "$cases")"
 if [ "$cases_abs" != "$here/cases.tsv" ]; then
   earlier=("$here/cases.tsv")
   [ "$cases_abs" != "$here/heldout.tsv" ] && earlier+=("$here/heldout.tsv")
-  case "$cases_abs" in "$here/heldout3.tsv"|"$here/heldout4.tsv"|"$here/heldout5.tsv"|"$here/heldout6.tsv"|"$here/heldout7.tsv") earlier+=("$here/heldout2.tsv") ;; esac
-  case "$cases_abs" in "$here/heldout4.tsv"|"$here/heldout5.tsv"|"$here/heldout6.tsv"|"$here/heldout7.tsv") earlier+=("$here/heldout3.tsv") ;; esac
-  case "$cases_abs" in "$here/heldout5.tsv"|"$here/heldout6.tsv"|"$here/heldout7.tsv") earlier+=("$here/heldout4.tsv") ;; esac
-  case "$cases_abs" in "$here/heldout6.tsv"|"$here/heldout7.tsv") earlier+=("$here/heldout5.tsv") ;; esac
-  [ "$cases_abs" = "$here/heldout7.tsv" ] && earlier+=("$here/heldout6.tsv")
+  case "$cases_abs" in "$here/heldout3.tsv"|"$here/heldout4.tsv"|"$here/heldout5.tsv"|"$here/heldout6.tsv"|"$here/heldout7.tsv"|"$here/heldout8.tsv") earlier+=("$here/heldout2.tsv") ;; esac
+  case "$cases_abs" in "$here/heldout4.tsv"|"$here/heldout5.tsv"|"$here/heldout6.tsv"|"$here/heldout7.tsv"|"$here/heldout8.tsv") earlier+=("$here/heldout3.tsv") ;; esac
+  case "$cases_abs" in "$here/heldout5.tsv"|"$here/heldout6.tsv"|"$here/heldout7.tsv"|"$here/heldout8.tsv") earlier+=("$here/heldout4.tsv") ;; esac
+  case "$cases_abs" in "$here/heldout6.tsv"|"$here/heldout7.tsv"|"$here/heldout8.tsv") earlier+=("$here/heldout5.tsv") ;; esac
+  case "$cases_abs" in "$here/heldout7.tsv"|"$here/heldout8.tsv") earlier+=("$here/heldout6.tsv") ;; esac
+  [ "$cases_abs" = "$here/heldout8.tsv" ] && earlier+=("$here/heldout7.tsv")
   while IFS=$'\t' read -r name source kernel _; do
     case "$name" in ''|'#'*) continue ;; esac
     for set in "${earlier[@]}"; do
@@ -69,7 +71,7 @@ while IFS=$'\t' read -r name source kernel args sizes tolerance rdc skew defines
     [ -f "$dep" ] && cp "$dep" "$project/"
   done
   # The held-out programs use the loop harness and the graph and tree drivers.
-  case "$source" in bench/mapping/heldout/*|bench/mapping/heldout2/*|bench/mapping/heldout3/*|bench/mapping/heldout4/*|bench/mapping/heldout5/*|bench/mapping/heldout6/*|bench/mapping/heldout7/*)
+  case "$source" in bench/mapping/heldout/*|bench/mapping/heldout2/*|bench/mapping/heldout3/*|bench/mapping/heldout4/*|bench/mapping/heldout5/*|bench/mapping/heldout6/*|bench/mapping/heldout7/*|bench/mapping/heldout8/*)
     cp "$repo/tests/fixtures/loops/loops_harness.cuh" "$repo/examples/graph/graph.h" \
        "$repo/examples/trees/tree.h" "$repo/examples/trees/tree_driver.cuh" "$project/" ;;
   esac

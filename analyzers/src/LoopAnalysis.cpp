@@ -490,12 +490,36 @@ void FunctionScanner::recordAccess(const ArraySubscriptExpr *as, bool isWrite, c
   // walks its own memory even though the index does not name the thread.
   a.dependsOnThread |= variance_.of(root) == Variance::ThreadVarying;
   if (!indices.empty()) a.threadContiguous = isThreadLinear(indices.back());
-  // Unit stride along the loop: the induction variable itself is a term of
-  // the innermost index and the loop steps by one (CSR `val[e]`, `a[row * m + j]`).
+  // Unit stride along the loop: the induction variable itself is the one
+  // term of the innermost index that names it, and the loop steps by one
+  // (CSR `val[e]`, `a[row * m + j]`).
   if (!indices.empty() && iv && loop.stepAmount == "1" && !a.indirect) {
     std::vector<const Expr *> terms;
     additiveTerms(indices.back(), terms);
-    for (const Expr *t : terms) a.inductionContiguous |= referencedVar(t) == iv;
+    // A constant stride: `2 * k` or `k * 2` as a term (interleaved pairs,
+    // the real and imaginary parts of a complex row) walks the thread's
+    // memory in order too, a sector serving 32 / (4 x stride) iterations.
+    auto strideOf = [&](const Expr *t) -> unsigned {
+      if (referencedVar(t) == iv) return 1;
+      auto *bo = dyn_cast<BinaryOperator>(t->IgnoreParenImpCasts());
+      if (!bo || bo->getOpcode() != BO_Mul) return 0;
+      const Expr *other = referencedVar(bo->getLHS()) == iv   ? bo->getRHS()
+                          : referencedVar(bo->getRHS()) == iv ? bo->getLHS()
+                                                              : nullptr;
+      if (!other || other->isValueDependent()) return 0;
+      std::optional<llvm::APSInt> c = other->getIntegerConstantExpr(ctx_);
+      return c && c->isStrictlyPositive() && c->getLimitedValue() <= 64 ? unsigned(c->getLimitedValue()) : 0;
+    };
+    unsigned stride = 0;
+    const std::set<const VarDecl *> ivOnly{iv};
+    for (const Expr *t : terms) {
+      const unsigned s = strideOf(t);
+      if (!s && !mentionsAnyVar(t, ivOnly)) continue;
+      if (!s || stride) { stride = 0; break; } // `k * n`, or the induction variable in two terms: no single stride
+      stride = s;
+    }
+    a.inductionStride = stride;
+    a.inductionContiguous = stride == 1;
   }
   // One entry per (array, index, direction).
   for (const auto &e : loop.accesses)

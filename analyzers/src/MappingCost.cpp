@@ -31,7 +31,12 @@ constexpr double kLoadsInFlight = 4;   // independent loads a warp keeps in flig
 constexpr double kCachedShare = 0;     // a load every warp repeats (same address in every thread): L1 hits, no DRAM
 constexpr double kGatherShare = 0.5;   // a gather's sector, part of it found in L2
 constexpr double kInstrPerStep = 4;    // loop control and arithmetic per iteration, plus 2 per access
-constexpr double kL1Bytes = 128 * 1024; // L1 an SM gives to cached loads (the rest of 256 KiB is shared memory)
+// L1 an SM gives to cached loads: the 256 KiB of L1 and shared memory less
+// the carveout a kernel with little shared memory gets (was 128 KiB, half of
+// it; training, H100: 100-base reads, 32 rows of 100 bytes per warp, measured
+// 4 intra-warp slaves 1.49x faster than 8, which the model had first with
+// the rows counted as overflowing L1).
+constexpr double kL1Bytes = 200 * 1024;
 constexpr double kL1LatencyUs = 0.02;  // an L1 hit
 // The share of a partly used sector that is still in L1 when the next steps
 // want it (other warps' lines evict the rest): calibrated on the in-sample
@@ -119,6 +124,9 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
   const double alongStride = s.placement == "y" ? double(s.slaves) : 0;
   for (const LoopAccessCost &a : in.accesses) {
     double runs = 1, runLen = 32, share = 1, reuse = 1, sharedLines = 0;
+    // Bytes of the sectors a run uses per element, and of the thread's row
+    // per iteration (a strided walk: stride x 4, shared with its siblings).
+    double elemBytes = 4, rowBytesPerElem = 4;
     // The share of a step's loads the warp finds in a sector its own
     // earlier steps fetched (what its latency waits for); `reuse` is what
     // DRAM sees, where sibling warps' fetches count too.
@@ -129,6 +137,10 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
     case AccessShape::LoopContiguous:
       runs = a.acrossThreads ? s.o : 1;
       runLen = lanesWithWork;
+      // A strided walk (`c[2 * k]`) spans stride x 4 bytes per iteration;
+      // its siblings (`c[2 * k + 1]`) read the rest of the sectors it fetches.
+      rowBytesPerElem = 4 * std::max(1.0, a.stride);
+      elemBytes = rowBytesPerElem / std::max(1.0, std::min(a.siblings, a.stride));
       // A run shorter than a sector: the next steps read the rest of it.
       // When the L1 holds every resident warp's rows whole (short rows), each
       // sector is fetched once; otherwise only the share kL1Reuse survives
@@ -136,32 +148,32 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
       // row norms, logistic scores; NVIDIA H200) measured 2 intra-warp slaves
       // (8-byte runs) 1.3x faster than 4, where charging the partly used
       // sectors again had 4 first.
-      if (runLen * 4 < 32) {
-        const double footprint = residentPerSm * runs * std::max(1.0, in.T) * 4;
-        if (footprint <= kL1Bytes) reuse = 32 / (runLen * 4);
-        else if (residentPerSm * runs * 32 <= kL1Bytes) reuse = 1 + kL1Reuse * (32 / (runLen * 4) - 1);
+      if (runLen * elemBytes < 32) {
+        const double footprint = residentPerSm * runs * std::max(1.0, in.T) * rowBytesPerElem;
+        if (footprint <= kL1Bytes) reuse = 32 / (runLen * elemBytes);
+        else if (residentPerSm * runs * 32 <= kL1Bytes) reuse = 1 + kL1Reuse * (32 / (runLen * elemBytes) - 1);
         // Training (bench/mapping, H200): 32 inter-warp slaves measured
         // 1.3-3.5x slower than 32 intra-warp ones on power-law rows, where
         // a lane counted as re-reading its sector on 7 of 8 steps had the
         // inter-warp walk of the longest row 8x shorter.
-        if (alongStride > runLen) ownReuse = std::min(reuse, std::max(1.0, 32 / (alongStride * 4)));
+        if (alongStride > runLen) ownReuse = std::min(reuse, std::max(1.0, 32 / (alongStride * elemBytes)));
       }
       // The warp's outer iterations walk rows laid out one after another
       // (row-major `p * T + j`, CSR): rows shorter than a 128-byte line share
       // lines, so a step's runs touch o x T x 4 / 128 lines, not o (the first
       // held-out set's 16-element row norms ran at twice the rate one line
       // per row gave).
-      if (a.acrossThreads && in.T * 4 < 128)
-        sharedLines = std::max(1.0, std::ceil(runs * std::max(1.0, in.T) * 4 / 128));
+      if (a.acrossThreads && in.T * rowBytesPerElem < 128)
+        sharedLines = std::max(1.0, std::ceil(runs * std::max(1.0, in.T) * rowBytesPerElem / 128));
       break;
     case AccessShape::Strided: runs = 32; runLen = 1; break;
     case AccessShape::Repeated: runs = 1; runLen = lanesWithWork; share = kCachedShare; break;
     case AccessShape::Gather: runs = std::min(32.0, s.o * lanesWithWork); runLen = 1; share = kGatherShare; break;
     }
-    const double sectors = runs * std::ceil(runLen * 4 / 32);
-    const double runCost =
-        runs > 1 && runLen * 4 >= 32 && runLen * 4 < 128 ? 1 + kShortRunCost * (1 - runLen * 4 / 128) : 1;
-    const double lines = runs * std::ceil(runLen * 4 / 128);
+    const double runBytes = runLen * elemBytes;
+    const double sectors = runs * std::ceil(runBytes / 32);
+    const double runCost = runs > 1 && runBytes >= 32 && runBytes < 128 ? 1 + kShortRunCost * (1 - runBytes / 128) : 1;
+    const double lines = runs * std::ceil(runBytes / 128);
     linesPerStep += sharedLines > 0 ? std::min(lines, sharedLines) : lines;
     bytesPerStep += sectors * 32 * share / reuse * runCost;
     if (share == 1) dramBytesPerStep += sectors * 32 / reuse;

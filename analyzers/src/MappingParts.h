@@ -98,6 +98,13 @@ struct LoopAccessCost {
   AccessShape shape;
   bool alongLoop = false;     ///< ThreadContiguous: varies with the loop too
   bool acrossThreads = false; ///< LoopContiguous: varies with the thread too
+  /// LoopContiguous: elements between consecutive iterations' addresses
+  /// (ArrayAccess::inductionStride; 1: unit stride).
+  double stride = 1;
+  /// LoopContiguous with a stride: the accesses of the loop to the same
+  /// array with that stride (`c[2 * k]`, `c[2 * k + 1]`: 2), at most the
+  /// stride; together they use the sectors they fetch.
+  double siblings = 1;
 };
 struct LoopCostInput {
   double N0 = 1, T = 1;      ///< outer iterations (threads), mean trip count

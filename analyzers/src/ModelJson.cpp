@@ -102,6 +102,7 @@ Value toJSON(const LoopSite &l, const FileModel &m) {
                          {"indirect", a.indirect},
                          {"thread_contiguous", a.threadContiguous},
                          {"induction_contiguous", a.inductionContiguous},
+                         {"induction_stride", a.inductionStride},
                          {"memory", a.memorySpace},
                          {"line", a.span.begin.line}});
   o["accesses"] = std::move(acc);

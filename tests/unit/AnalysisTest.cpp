@@ -244,6 +244,34 @@ TEST(Analysis, AChildThatBranchesOnAGatheredValue) {
   EXPECT_FALSE(m.findKernel("histogram")->branchesOnGather) << "the gather is not in a condition";
 }
 
+TEST(Analysis, AConstantStrideAlongTheLoopIsRecorded) {
+  TempDir d;
+  AnalysisOptions o;
+  o.flags.cudaPath = "none";
+  auto tu = analyzeFile(d.file("fourier.cu", "__global__ void k(const float *coef, const float *theta, float *out, int n, int terms) {\n"
+                                             "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                             "  if (i < n) {\n"
+                                             "    const float *c = coef + (long)i * 2 * terms;\n"
+                                             "    float s = 0.0f;\n"
+                                             "    for (int k = 0; k < terms; ++k) s += c[2 * k] * theta[k] + c[k * 2 + 1] + c[k] + c[3 * k + k];\n"
+                                             "    out[i] = s;\n"
+                                             "  }\n"
+                                             "}\n"),
+                        o);
+  ASSERT_TRUE(bool(tu));
+  const FileModel &m = (*tu)->model();
+  ASSERT_EQ(m.loops.size(), 1u);
+  std::map<std::string, unsigned> stride;
+  for (const ArrayAccess &a : m.loops[0].accesses) stride[a.array + "[" + a.index + "]"] = a.inductionStride;
+  EXPECT_EQ(stride["c[2 * k]"], 2u);
+  EXPECT_EQ(stride["c[k * 2 + 1]"], 2u);
+  EXPECT_EQ(stride["c[k]"], 1u);
+  EXPECT_EQ(stride["theta[k]"], 1u);
+  EXPECT_EQ(stride["c[3 * k + k]"], 0u) << "the induction variable in two terms: no single stride";
+  for (const ArrayAccess &a : m.loops[0].accesses)
+    EXPECT_EQ(a.inductionContiguous, a.inductionStride == 1) << a.array << "[" << a.index << "]";
+}
+
 TEST(Analysis, AThreadOffsetPointerBaseMakesTheAccessPerThread) {
   TempDir d;
   AnalysisOptions o;

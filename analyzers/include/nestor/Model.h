@@ -95,6 +95,10 @@ struct ArrayAccess {
   /// variable is a unit-stride term of the innermost index, no gather): the
   /// access coalesces when the loop's iterations go to consecutive lanes.
   bool inductionContiguous = false;
+  /// Elements between the addresses of consecutive iterations when the
+  /// innermost index has the induction variable times a constant as a term
+  /// (`c[2 * k + 1]`: 2; unit stride: 1, inductionContiguous); 0 otherwise.
+  unsigned inductionStride = 0;
   std::string memorySpace;         ///< "global", "shared", "local", "constant" or "unknown"
   SourceSpan span;
 };

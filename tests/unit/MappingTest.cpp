@@ -416,6 +416,18 @@ FileModel neighbourSum() {
   return m;
 }
 
+/// The neighbour sum whose child kernel branches on a gathered value (BFS,
+/// SSSP, label propagation: `if (depth[adj[k]] == INF)`).
+FileModel neighbourSumWhoseChildBranchesOnGather() {
+  FileModel m = neighbourSum();
+  Kernel child;
+  child.name = "ns_child";
+  child.launchedBy = {1};
+  child.branchesOnGather = true;
+  m.kernels.push_back(child);
+  return m;
+}
+
 TEST(MappingLaunches, InSampleNeighbourSumInMeasuredOrder) {
   // bench/mapping/results-h100/neighbour-sum.json (one H100, 16,384 vertices,
   // 16 per vertex, power-law): these variants measured, in ms, 0.0435
@@ -944,12 +956,7 @@ TEST(MappingCost, TheLongestQueuedChildRunsInOneBlock) {
   // model had estimated it 2-3x faster). Those children branch on a
   // gathered value, so every block-wide step waits for two loads in turn
   // (a child that only accumulates: ADrainedChildThatOnlyAccumulatesOverlapsItsSteps).
-  FileModel m = neighbourSum();
-  Kernel child;
-  child.name = "ns_child";
-  child.launchedBy = {1};
-  child.branchesOnGather = true;
-  m.kernels.push_back(child);
+  FileModel m = neighbourSumWhoseChildBranchesOnGather();
   MappingConfig cfg;
   cfg.gpu = *gpuTargetNamed("h200");
   cfg.sizes = {{"n", 32768}, {"degree", 16}, {"NS_CHILD_BLOCK", 64}};
@@ -1061,11 +1068,7 @@ TEST(MappingCost, ASerialChildThatBranchesOnAGatherWaitsForBothLoads) {
   // aggregate-grid 1.04-1.42x slower than aggregate-grid for BFS, SSSP,
   // label propagation, frontier and k-core children). 4096 parents: the
   // walk's latency, not its bytes, bounds the serial form.
-  FileModel accumulate = neighbourSum(), branch = neighbourSum();
-  Kernel child;
-  child.name = "ns_child";
-  child.branchesOnGather = true;
-  branch.kernels.push_back(child);
+  FileModel accumulate = neighbourSum(), branch = neighbourSumWhoseChildBranchesOnGather();
   MappingConfig cfg;
   cfg.gpu = *gpuTargetNamed("h200");
   cfg.sizes = {{"n", 4096}, {"degree", 16}, {"NS_CHILD_BLOCK", 64}};
@@ -1169,12 +1172,7 @@ TEST(MappingCost, ASerialWalkMovesTheBytesItReads) {
   EXPECT_LT(serial->estimateUs, grid->estimateUs) << serial->costWhy << " | " << grid->costWhy;
   // A child that branches on a gathered value still waits both loads at
   // every serial step, and the aggregated grid stays ahead.
-  FileModel m = neighbourSum();
-  Kernel child;
-  child.name = "ns_child";
-  child.launchedBy = {1};
-  child.branchesOnGather = true;
-  m.kernels.push_back(child);
+  FileModel m = neighbourSumWhoseChildBranchesOnGather();
   t = rankMappingsOf(m, cfg, true, 1);
   ASSERT_TRUE(t);
   grid = find(*t, "aggregate-grid");
@@ -1202,12 +1200,7 @@ TEST(MappingCost, ADrainedChildThatOnlyAccumulatesOverlapsItsSteps) {
   // A child that branches on a gathered value waits for both loads at every
   // block-wide step (training: BFS, SSSP, label propagation, k-core; the
   // drained templates 1.2-2.2x slower than aggregate-grid).
-  FileModel m = neighbourSum();
-  Kernel child;
-  child.name = "ns_child";
-  child.launchedBy = {1};
-  child.branchesOnGather = true;
-  m.kernels.push_back(child);
+  FileModel m = neighbourSumWhoseChildBranchesOnGather();
   t = rankMappingsOf(m, cfg, true, 1);
   ASSERT_TRUE(t);
   grid = find(*t, "aggregate-grid");

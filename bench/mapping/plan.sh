@@ -24,22 +24,23 @@ gpu="${BENCH_GPU:-h100}"
 mkdir -p "$out"
 reps="${BENCH_REPS:-7}"
 # A held-out set must not share a program or kernel with the in-sample set the
-# model was fitted on (cases.tsv); any later set (heldout2.tsv) not with the
-# first held-out set either, whose results were read before the model changed;
-# heldout3.tsv not with the second held-out set either; heldout4.tsv not with
-# any of the four sets before it; heldout5.tsv not with any of the five;
-# heldout6.tsv not with any of the six; heldout7.tsv not with any of the seven;
-# heldout8.tsv not with any of the eight.
+# model was fitted on (cases.tsv), nor with any held-out set before it, whose
+# results were read before the model changed: heldoutN.tsv (heldout.tsv is
+# the first) is checked against cases.tsv and heldout.tsv .. heldout(N-1).tsv;
+# any other case file against cases.tsv and heldout.tsv.
 cases_abs="$(cd "$(dirname "$cases")" && pwd)/$(basename "$cases")"
 if [ "$cases_abs" != "$here/cases.tsv" ]; then
   earlier=("$here/cases.tsv")
-  [ "$cases_abs" != "$here/heldout.tsv" ] && earlier+=("$here/heldout.tsv")
-  case "$cases_abs" in "$here/heldout3.tsv"|"$here/heldout4.tsv"|"$here/heldout5.tsv"|"$here/heldout6.tsv"|"$here/heldout7.tsv"|"$here/heldout8.tsv") earlier+=("$here/heldout2.tsv") ;; esac
-  case "$cases_abs" in "$here/heldout4.tsv"|"$here/heldout5.tsv"|"$here/heldout6.tsv"|"$here/heldout7.tsv"|"$here/heldout8.tsv") earlier+=("$here/heldout3.tsv") ;; esac
-  case "$cases_abs" in "$here/heldout5.tsv"|"$here/heldout6.tsv"|"$here/heldout7.tsv"|"$here/heldout8.tsv") earlier+=("$here/heldout4.tsv") ;; esac
-  case "$cases_abs" in "$here/heldout6.tsv"|"$here/heldout7.tsv"|"$here/heldout8.tsv") earlier+=("$here/heldout5.tsv") ;; esac
-  case "$cases_abs" in "$here/heldout7.tsv"|"$here/heldout8.tsv") earlier+=("$here/heldout6.tsv") ;; esac
-  [ "$cases_abs" = "$here/heldout8.tsv" ] && earlier+=("$here/heldout7.tsv")
+  set_number=0
+  case "$(basename "$cases_abs")" in
+    heldout.tsv) set_number=1 ;;
+    heldout[0-9]*.tsv) set_number="$(basename "$cases_abs" .tsv)"; set_number="${set_number#heldout}" ;;
+  esac
+  [ "$(dirname "$cases_abs")" = "$here" ] && [[ "$set_number" =~ ^[0-9]+$ ]] || set_number=0
+  [ "$set_number" -eq 0 ] && earlier+=("$here/heldout.tsv")
+  for ((i = 1; i < set_number; i++)); do
+    if [ "$i" -eq 1 ]; then earlier+=("$here/heldout.tsv"); else earlier+=("$here/heldout$i.tsv"); fi
+  done
   while IFS=$'\t' read -r name source kernel _; do
     case "$name" in ''|'#'*) continue ;; esac
     for set in "${earlier[@]}"; do
@@ -71,7 +72,7 @@ while IFS=$'\t' read -r name source kernel args sizes tolerance rdc skew defines
     [ -f "$dep" ] && cp "$dep" "$project/"
   done
   # The held-out programs use the loop harness and the graph and tree drivers.
-  case "$source" in bench/mapping/heldout/*|bench/mapping/heldout2/*|bench/mapping/heldout3/*|bench/mapping/heldout4/*|bench/mapping/heldout5/*|bench/mapping/heldout6/*|bench/mapping/heldout7/*|bench/mapping/heldout8/*)
+  case "$source" in bench/mapping/heldout*/*)
     cp "$repo/tests/fixtures/loops/loops_harness.cuh" "$repo/examples/graph/graph.h" \
        "$repo/examples/trees/tree.h" "$repo/examples/trees/tree_driver.cuh" "$project/" ;;
   esac

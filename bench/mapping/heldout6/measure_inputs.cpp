@@ -20,36 +20,16 @@
 // Skew: log(mean over groups of 32 consecutive items of the group's largest / overall mean) / log(32),
 // 0 for equal lengths, 1 when each group's largest is 32 times the mean.
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
-#include "loops_harness.cuh"
-#include "graph.h"
-#include "tree.h"
+#include "../input_stats.h"
 
 namespace {
 
-double average(const std::vector<double> &v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return v.empty() ? 0.0 : s / double(v.size());
-}
-
-double group_skew(const std::vector<double> &len) {
-  const double m = average(len);
-  if (len.empty() || m <= 0) return 0;
-  double largest = 0;
-  size_t groups = 0;
-  for (size_t g = 0; g < len.size(); g += 32) {
-    const size_t end = std::min(len.size(), g + 32);
-    largest += *std::max_element(len.begin() + long(g), len.begin() + long(end));
-    ++groups;
-  }
-  return std::log(largest / double(groups) / m) / std::log(32.0);
-}
+using input_stats::mean_of;
+using input_stats::skew_of;
 
 int usage() {
   std::fprintf(stderr, "usage: see the comment at the top of heldout6/measure_inputs.cpp\n");
@@ -62,44 +42,20 @@ int main(int argc, char **argv) {
   if (argc < 2) return usage();
   const std::string what = argv[1];
   if (what == "csr" && argc == 6) {
-    const std::string kind = argv[2];
-    loops::graph_kind() = kind;
-    const int rows = std::atoi(argv[3]), avg = std::atoi(argv[4]);
-    const loops::Csr a = loops::generate_csr(rows, rows, avg, kind == "powerlaw", unsigned(std::atol(argv[5])));
-    std::vector<double> len(size_t(rows), 0.0);
-    for (size_t r = 0; r < len.size(); ++r) len[r] = double(a.rowptr[r + 1] - a.rowptr[r]);
-    std::printf("rows %d entries %zu mean_len %.2f skew %.2f\n", rows, a.col.size(), average(len), group_skew(len));
+    size_t entries = 0;
+    const std::vector<double> len = input_stats::csr_row_lengths(argv, &entries);
+    std::printf("rows %zu entries %zu mean_len %.2f skew %.2f\n", len.size(), entries, mean_of(len), skew_of(len));
     return 0;
   }
   if (what == "graph" && argc == 5) {
-    graph::options o;
-    o.graph = argv[2];
-    o.vertices = uint32_t(std::atol(argv[3]));
-    o.degree = uint32_t(std::atol(argv[4]));
-    const graph::csr g = graph::make_graph(o);
-    std::vector<double> deg(g.vertices);
+    const graph::csr g = input_stats::make_graph(argv);
+    const std::vector<double> deg = input_stats::out_degrees(g);
     double squares = 0;
-    for (uint32_t v = 0; v < g.vertices; ++v) {
-      deg[v] = g.degree(v);
-      squares += deg[v] * deg[v];
-    }
+    for (double d : deg) squares += d * d;
     std::printf("vertices %u edges %u mean_deg %.2f skew %.2f list_trip %.1f hub_deg %u\n", g.vertices, g.edges(),
-                average(deg), group_skew(deg), g.edges() ? squares / g.edges() : 0.0, g.degree(0));
+                mean_of(deg), skew_of(deg), g.edges() ? squares / g.edges() : 0.0, g.degree(0));
     return 0;
   }
-  if (what == "tree" && argc == 6) {
-    tree::options o;
-    o.kind = argv[2];
-    o.degree = uint32_t(std::atol(argv[3]));
-    o.depth = uint32_t(std::atol(argv[4]));
-    o.max_nodes = uint32_t(std::atol(argv[5]));
-    const tree::csr t = tree::make_tree(o);
-    std::vector<double> kids;
-    for (uint32_t v = 0; v < t.nodes; ++v)
-      if (t.degree(v) > 0) kids.push_back(t.degree(v));
-    std::printf("nodes %u inner %zu mean_children %.2f root_degree %u skew %.2f\n", t.nodes, kids.size(),
-                average(kids), t.degree(0), group_skew(kids));
-    return 0;
-  }
+  if (what == "tree" && argc == 6) return input_stats::print_tree(argv);
   return usage();
 }

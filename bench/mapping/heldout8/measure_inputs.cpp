@@ -22,36 +22,16 @@
 // Skew: log(mean over groups of 32 consecutive items of the group's largest / overall mean) / log(32),
 // 0 for equal lengths, 1 when each group's largest is 32 times the mean.
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
-#include "loops_harness.cuh"
-#include "graph.h"
-#include "tree.h"
+#include "../input_stats.h"
 
 namespace {
 
-double mean_of(const std::vector<double> &v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return v.empty() ? 0.0 : s / double(v.size());
-}
-
-double skew_of(const std::vector<double> &len) {
-  const double m = mean_of(len);
-  if (len.empty() || m <= 0) return 0;
-  double largest = 0;
-  size_t groups = 0;
-  for (size_t g = 0; g < len.size(); g += 32) {
-    const size_t end = std::min(len.size(), g + 32);
-    largest += *std::max_element(len.begin() + long(g), len.begin() + long(end));
-    ++groups;
-  }
-  return std::log(largest / double(groups) / m) / std::log(32.0);
-}
+using input_stats::mean_of;
+using input_stats::skew_of;
 
 int usage() {
   std::fprintf(stderr, "usage: see the comment at the top of heldout8/measure_inputs.cpp\n");
@@ -64,27 +44,18 @@ int main(int argc, char **argv) {
   if (argc < 2) return usage();
   const std::string what = argv[1];
   if (what == "csr" && argc == 6) {
-    const std::string kind = argv[2];
-    loops::graph_kind() = kind;
-    const int rows = std::atoi(argv[3]), avg = std::atoi(argv[4]);
-    const loops::Csr a = loops::generate_csr(rows, rows, avg, kind == "powerlaw", unsigned(std::atol(argv[5])));
-    std::vector<double> len(size_t(rows), 0.0);
-    for (size_t r = 0; r < len.size(); ++r) len[r] = double(a.rowptr[r + 1] - a.rowptr[r]);
-    std::printf("rows %d entries %zu mean_len %.2f skew %.2f longest %.0f\n", rows, a.col.size(), mean_of(len),
+    size_t entries = 0;
+    const std::vector<double> len = input_stats::csr_row_lengths(argv, &entries);
+    std::printf("rows %zu entries %zu mean_len %.2f skew %.2f longest %.0f\n", len.size(), entries, mean_of(len),
                 skew_of(len), *std::max_element(len.begin(), len.end()));
     return 0;
   }
   if (what == "graph" && argc == 5) {
-    graph::options o;
-    o.graph = argv[2];
-    o.vertices = uint32_t(std::atol(argv[3]));
-    o.degree = uint32_t(std::atol(argv[4]));
-    graph::csr g = graph::make_graph(o);
+    graph::csr g = input_stats::make_graph(argv);
     for (uint32_t v = 0; v < g.vertices; ++v)
       std::sort(g.targets.begin() + g.offsets[v], g.targets.begin() + g.offsets[v + 1]);
-    std::vector<double> deg(g.vertices);
+    const std::vector<double> deg = input_stats::out_degrees(g);
     double via_target = 0, search_steps = 0, mutual = 0;
-    for (uint32_t v = 0; v < g.vertices; ++v) deg[v] = g.degree(v);
     for (uint32_t v = 0; v < g.vertices; ++v)
       for (uint32_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
         const uint32_t u = g.targets[e];
@@ -104,19 +75,6 @@ int main(int argc, char **argv) {
                 ne ? search_steps / ne : 0.0, mutual, g.degree(0));
     return 0;
   }
-  if (what == "tree" && argc == 6) {
-    tree::options o;
-    o.kind = argv[2];
-    o.degree = uint32_t(std::atol(argv[3]));
-    o.depth = uint32_t(std::atol(argv[4]));
-    o.max_nodes = uint32_t(std::atol(argv[5]));
-    const tree::csr t = tree::make_tree(o);
-    std::vector<double> kids;
-    for (uint32_t v = 0; v < t.nodes; ++v)
-      if (t.degree(v) > 0) kids.push_back(t.degree(v));
-    std::printf("nodes %u inner %zu mean_children %.2f root_degree %u skew %.2f\n", t.nodes, kids.size(),
-                mean_of(kids), t.degree(0), skew_of(kids));
-    return 0;
-  }
+  if (what == "tree" && argc == 6) return input_stats::print_tree(argv);
   return usage();
 }

@@ -1153,6 +1153,17 @@ TEST(MappingCost, NoRowIsLongerThanThereAreRows) {
   EXPECT_LT(t->originalUs, 20000.0) << find(*t, "sequential")->costWhy;
 }
 
+/// The fifth held-out set's push step, as the neighbour sum's launch: 32k
+/// power-law vertices (mean out-degree 11.2, skew 0.62), 64-thread child
+/// blocks, on an H200.
+MappingConfig pushStepConfig() {
+  MappingConfig cfg;
+  cfg.gpu = *gpuTargetNamed("h200");
+  cfg.sizes = {{"n", 32768}, {"degree", 11.2}, {"NS_CHILD_BLOCK", 64}};
+  cfg.skew = 0.62;
+  return cfg;
+}
+
 TEST(MappingCost, ASerialWalkMovesTheBytesItReads) {
   // Power-law children that only accumulate (the fifth held-out set's push
   // step: 32k vertices, mean out-degree 11.2, skew 0.62, 64-thread child
@@ -1161,10 +1172,7 @@ TEST(MappingCost, ASerialWalkMovesTheBytesItReads) {
   // elements one after another, a sector serving 8 of them; charged a
   // sector per element for every step of its warp's longest child, the
   // walk was estimated bandwidth-bound at 45 us and ranked behind.
-  MappingConfig cfg;
-  cfg.gpu = *gpuTargetNamed("h200");
-  cfg.sizes = {{"n", 32768}, {"degree", 11.2}, {"NS_CHILD_BLOCK", 64}};
-  cfg.skew = 0.62;
+  const MappingConfig cfg = pushStepConfig();
   auto t = rankMappingsOf(neighbourSum(), cfg, true, 1);
   ASSERT_TRUE(t);
   const Mapping *grid = find(*t, "aggregate-grid"), *serial = find(*t, "threshold-32+aggregate-grid");
@@ -1188,10 +1196,7 @@ TEST(MappingCost, ADrainedChildThatOnlyAccumulatesOverlapsItsSteps) {
   // walking the longest child keeps its next steps' loads in flight as a
   // serial walk does; charged two dependent loads a step, it was estimated
   // at 162 us and ranked 41st.
-  MappingConfig cfg;
-  cfg.gpu = *gpuTargetNamed("h200");
-  cfg.sizes = {{"n", 32768}, {"degree", 11.2}, {"NS_CHILD_BLOCK", 64}};
-  cfg.skew = 0.62;
+  const MappingConfig cfg = pushStepConfig();
   auto t = rankMappingsOf(neighbourSum(), cfg, true, 1);
   ASSERT_TRUE(t);
   const Mapping *grid = find(*t, "aggregate-grid"), *drained = find(*t, "promoted-global-buffer-32");

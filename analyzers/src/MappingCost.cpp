@@ -346,25 +346,28 @@ Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const G
   // sum, 16k vertices: threshold-2048 measured 0.49 ms where a warp's
   // average wait alone gave 43 us).
   const double stepUs = g.latencyUs / kLoadsInFlight;
-  // A child that branches on a gathered value (`if (depth[adj[k]] == INF)`)
-  // cannot start its next step's loads before the branch: run serially, a
-  // step is two loads in turn (training, H200: BFS, SSSP, label
+  // One step of a child thread walked in turn, by its parent thread or by a
+  // block that drains it. A child that branches on a gathered value (`if
+  // (depth[adj[k]] == INF)`) cannot start its next step's loads before the
+  // branch: a step is two loads in turn (training, H200: BFS, SSSP, label
   // propagation, frontier and k-core children, threshold-32 + aggregate-grid
   // 1.04-1.42x slower than aggregate-grid, where children that only
-  // accumulate measured it 1.1-1.3x faster).
-  const double serialStepUs = in.branchesOnGather ? kChildStepLoads * g.latencyUs : stepUs;
+  // accumulate measured it 1.1-1.3x faster; drained, dbuf-global-launch-32
+  // measured best on power-law children that only accumulate, where two
+  // loads a step had ranked it 16th to 44th).
+  const double childStepUs = in.branchesOnGather ? kChildStepLoads * g.latencyUs : stepUs;
   double serialLatencyUs = 0, criticalUs = 0;
   if (s.serialShare > 0) {
     const double limit = s.serialLimit ? double(s.serialLimit) : std::numeric_limits<double>::infinity();
     const double serialWarps = std::max(1.0, in.P / 32);
     const double waves = std::max(1.0, serialWarps / (double(g.sms) * g.threadsPerSm / 32));
-    serialLatencyUs = std::min(limit, in.C * wait) * steps * serialStepUs * waves;
+    serialLatencyUs = std::min(limit, in.C * wait) * steps * childStepUs * waves;
     // Under a threshold, the longest serial child is the tail's: an outlier
     // (a hub) over the threshold is launched. Training (H200, the regular
     // graphs of bench/mapping, every one with a hub of 3k+ edges): threshold
     // 32 to 2048 + aggregate-grid measured within 2% of each other, where
     // the outlier's C x P^0.5 walked serially put 2048 6x behind 32.
-    criticalUs = std::min(limit, s.outlierLaunched ? in.longestOfTail() : in.longestChild()) * steps * serialStepUs;
+    criticalUs = std::min(limit, s.outlierLaunched ? in.longestOfTail() : in.longestChild()) * steps * childStepUs;
   }
   // A block running its queued launches in turn waits a load's latency for
   // every step of each (a barrier between launches).
@@ -376,14 +379,11 @@ Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const G
   // 1.2-2.2x slower than aggregate-grid where the model had it 2-3x faster).
   // A child size read from data may exceed the threshold somewhere even
   // where the mean does not: at least one child of serialLimit + 1 threads.
-  // A block-wide step of a child that only accumulates overlaps the next
-  // step's loads as a serial walk does (serialStepUs); one that branches on
-  // a gathered value waits for both loads.
-  const double blockStepUs = in.branchesOnGather ? kChildStepLoads * g.latencyUs : stepUs;
+  // Each block-wide step costs a child's step (childStepUs).
   double blockWideUs = 0;
   if (s.blockWideThreads > 0) {
     const double longest = std::max(in.longestChild(), double(s.serialLimit) + 1);
-    blockWideUs = std::ceil(longest / s.blockWideThreads) * steps * blockStepUs;
+    blockWideUs = std::ceil(longest / s.blockWideThreads) * steps * childStepUs;
   }
   // Children run as grids: each child thread's steps, in waves of the
   // resident threads (whole child blocks). Coarsened by c, a block runs c

@@ -202,6 +202,7 @@ int runAnalyze(const std::optional<std::vector<std::string>> &compileFlags) {
         }
         v.getAsObject()->try_emplace("offers", std::move(offers));
         v.getAsObject()->try_emplace("keep_original", r.keepOriginal);
+        v.getAsObject()->try_emplace("original_rank", int64_t(r.originalRank));
         mappings.push_back(std::move(v));
       }
       model.getAsObject()->try_emplace("mappings", std::move(mappings));

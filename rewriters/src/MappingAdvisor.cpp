@@ -325,6 +325,16 @@ std::string keepOriginalMarginText() {
   return std::to_string(int(std::lround((kKeepOriginalMargin - 1) * 100))) + "%";
 }
 
+OriginalPlace placeOriginal(double originalUs, const std::vector<double> &estimatesUs, size_t choices) {
+  OriginalPlace p;
+  p.rank = choices + 1;
+  if (originalUs <= 0) return p;
+  const double best = estimatesUs.empty() ? 0 : *std::min_element(estimatesUs.begin(), estimatesUs.end());
+  p.keep = estimatesUs.empty() || best * kKeepOriginalMargin > originalUs;
+  p.rank = p.keep ? 1 : 1 + size_t(std::count_if(estimatesUs.begin(), estimatesUs.end(), [&](double e) { return e < originalUs; }));
+  return p;
+}
+
 OfferRanking rankOffers(const AnalyzedTU &tu, const MappingConfig &cfg, const RewriteTarget &t) {
   OfferRanking out;
   out.advice = adviseMappings(tu, cfg, t, /*checkRealisations=*/true);
@@ -350,10 +360,15 @@ OfferRanking rankOffers(const AnalyzedTU &tu, const MappingConfig &cfg, const Re
     return a.estimateUs < b.estimateUs;
   });
   unsigned rank = 0;
+  std::vector<double> estimates;
   for (RankedOffer &o : out.offers)
-    if (o.applies) o.rank = ++rank;
-  const RankedOffer *b = out.best();
-  out.keepOriginal = out.originalUs > 0 && (!b || b->estimateUs * kKeepOriginalMargin > out.originalUs);
+    if (o.applies) {
+      o.rank = ++rank;
+      if (o.estimateUs >= 0) estimates.push_back(o.estimateUs);
+    }
+  OriginalPlace place = placeOriginal(out.originalUs, estimates, rank);
+  out.keepOriginal = place.keep;
+  out.originalRank = place.rank;
   return out;
 }
 
@@ -383,14 +398,17 @@ std::string adviceSentence(const OfferRanking &r) {
                 ? std::string("no rewrite that applies here has an estimate")
                 : std::string("no rewrite applies here"));
   return s + "best: " + b->rewrite->id() + " " + variantLabel(*b) + " " + estimateText(b->estimateUs) + " (" +
-         commandOf(*b) + ")";
+         commandOf(*b) + "); the original ranks #" + std::to_string(r.originalRank) + ", after the offers estimated faster";
 }
 
 std::string offerListText(const OfferRanking &r, bool verbose) {
   std::string out;
   if (r.originalUs > 0) out += "advice: " + adviceSentence(r) + "\n";
   if (verbose) {
+    const std::string original = "original [keep the original]: rank " + std::to_string(r.originalRank) + ": " +
+                                 estimateText(r.originalUs) + "\n";
     for (const RankedOffer &o : r.offers) {
+      if (r.originalUs > 0 && o.applies && o.rank == r.originalRank) out += original;
       out += std::string(o.rewrite->id()) + " [" + o.title + "]: ";
       if (!o.applies) out += "not offered: " + o.reason;
       else if (o.estimateUs >= 0)
@@ -398,6 +416,10 @@ std::string offerListText(const OfferRanking &r, bool verbose) {
       else out += "applies (no estimate: the model has no mapping for it)";
       out += "\n";
     }
+    if (r.originalUs > 0 && !std::any_of(r.offers.begin(), r.offers.end(), [&](const RankedOffer &o) {
+          return o.applies && o.rank == r.originalRank;
+        }))
+      out += original;
     return out;
   }
   // One line per rewrite family that applies, its variants in rank order; one
@@ -440,14 +462,19 @@ std::string offerMarkdown(const OfferRanking &r) {
   if (r.keepOriginal)
     md += "**Keep the original**: nothing offered here is estimated to beat it by " +
           keepOriginalMarginText() + ".\n\n";
-  unsigned shown = 0;
+  // The top three of the one ranking: "keep the original" among them at its rank.
+  unsigned shown = 0, offersShown = 0;
   for (const RankedOffer &o : r.offers) {
     if (!o.applies || o.estimateUs < 0 || shown == 3) continue;
-    ++shown;
-    md += std::to_string(shown) + ". " + o.title + ": " + estimateText(o.estimateUs) + ", `" + commandOf(o) + "` — " +
+    if (!r.keepOriginal && o.rank == r.originalRank) {
+      md += std::to_string(++shown) + ". Keep the original: " + estimateText(r.originalUs) + "\n";
+      if (shown == 3) break;
+    }
+    ++offersShown;
+    md += std::to_string(++shown) + ". " + o.title + ": " + estimateText(o.estimateUs) + ", `" + commandOf(o) + "` — " +
           o.mapping->costWhy + "\n";
   }
-  if (!shown) md += "No offered rewrite has an estimate here.\n";
+  if (!offersShown) md += "No offered rewrite has an estimate here.\n";
   if (r.advice)
     for (const std::string &a : r.advice->target.assumptions) md += "\n- assumed: " + a;
   return md;

@@ -480,6 +480,9 @@ class Mappings(Workspace):
         self.assertIn("merge-path", [o["rewrite"] for o in offers])
         self.assertIn("dbuf-global", [o["rewrite"] for o in offers])
         self.assertFalse(t["keep_original"], "on 10-element power-law rows something beats one thread per row")
+        # "Keep the original" in the same ranking: after the offers estimated faster, before the rest.
+        faster = [e for e in estimated if e < t["original_estimate_us"]]
+        self.assertEqual(t["original_rank"], len(faster) + 1)
         by_id = {r["id"]: r for r in ranked}
         # Every mapping a rewrite makes is listed, with the command and prepare()'s verdict.
         lanes8 = by_id["lanes-8"]
@@ -516,7 +519,8 @@ class Mappings(Workspace):
         lines = out.splitlines()
         self.assertEqual(lines[0], f"loop at line {loop}:")
         self.assertRegex(lines[1], r"^advice: original \u2248 [0-9.]+ (us|ms) \(estimate\); best: \S+ .* \u2248 [0-9.]+ (us|ms) "
-                                   r"\(estimate\) \(--apply ")
+                                   r"\(estimate\) \(--apply .*\); the original ranks #\d+, after the offers estimated faster$")
+        original_rank = int(re.search(r"the original ranks #(\d+)", lines[1]).group(1))
         # One line per family that applies, its variants in rank order with
         # their estimates; every rank once, families in the order of their best.
         families = [l for l in lines[2:] if " #" in l]
@@ -544,6 +548,13 @@ class Mappings(Workspace):
                               r"per block\)\]: applies, rank \d+: \u2248 [0-9.]+ (us|ms) \(estimate\) \(\d")
         verbose_ranks = [int(m) for m in re.findall(r": applies, rank (\d+):", out)]
         self.assertEqual(verbose_ranks, list(range(1, len(verbose_ranks) + 1)))
+        # "Keep the original" once, at its rank: right before the offer of that rank.
+        vlines = out.splitlines()
+        originals = [i for i, l in enumerate(vlines) if l.startswith("original [keep the original]: rank ")]
+        self.assertEqual(len(originals), 1, out)
+        self.assertRegex(vlines[originals[0]], r"^original \[keep the original\]: rank %d: \u2248 [0-9.]+ (us|ms) \(estimate\)$"
+                         % original_rank)
+        self.assertIn(": applies, rank %d:" % original_rank, vlines[originals[0] + 1])
 
     def test_rewrite_list_keeps_the_original_when_nothing_beats_it(self):
         # Eight iterations over a thread-local array: no offer is estimated to

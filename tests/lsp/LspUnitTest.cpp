@@ -378,6 +378,37 @@ void run(const int *rp, const int *col, const float *val, const float *x, float 
   EXPECT_EQ(md->find("\n4. "), std::string::npos) << "three, not more: " << *md;
 }
 
+TEST_F(OnAnalysis, LoopHoverPlacesTheOriginalAtItsRank) {
+  // 16-element row norms: two intra-warp offers are estimated faster than
+  // the original, the rest slower. The hover's top three are the one
+  // ranking's (placeOriginal, as `rewrite --list` and the planner): the two
+  // faster offers, then "Keep the original".
+  const std::string norms = R"(__global__ void row_norms(const float *data, float *norms, int n) {
+  int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p < n) {
+    float ss = 0.0f;
+    for (int d = 0; d < 16; ++d) {
+      float v = data[(size_t)p * 16 + d];
+      ss += v * v;
+    }
+    norms[p] = ss;
+  }
+}
+void run(const float *data, float *norms) { row_norms<<<8192, 128>>>(data, norms, 1048576); }
+)";
+  Snapshot s = analyse(norms, 1);
+  Range range;
+  auto md = hoverAt(s, norms.find("for (") + 1, range);
+  ASSERT_TRUE(md);
+  EXPECT_EQ(md->find("**Keep the original**"), std::string::npos) << *md;
+  size_t first = md->find("\n1. "), second = md->find("\n2. "), third = md->find("\n3. Keep the original: \u2248 ");
+  ASSERT_NE(first, std::string::npos) << *md;
+  ASSERT_NE(second, std::string::npos) << *md;
+  ASSERT_NE(third, std::string::npos) << "the original third: " << *md;
+  EXPECT_NE(md->substr(first, second - first).find("intra-warp"), std::string::npos) << *md;
+  EXPECT_EQ(md->find("\n4. "), std::string::npos) << "three, not more: " << *md;
+}
+
 TEST_F(OnAnalysis, LoopHoverLensAndProfileCandidates) {
   Snapshot s = analyse(kTmv, 1);
   Range range;

@@ -3,6 +3,7 @@
 // structure of what the registered rewrites produce (every candidate applies,
 // is generated, ordered, and ends up in a plan the runner accepts), and the
 // specific expectations only for rewrites that are registered.
+#include "nestor/MappingAdvisor.h"
 #include "nestor/planner/Compose.h"
 #include "nestor/planner/Planner.h"
 #include "nestor/planner/Runner.h"
@@ -272,6 +273,23 @@ void run(const unsigned *fp, const unsigned *query, float *sim, int rows, int wo
   ASSERT_TRUE(plan["variants"][0]["baseline"].get<bool>());
   EXPECT_EQ(plan["variants"][0]["params"]["static_rank"].get<size_t>(), list->originalRank);
   EXPECT_FALSE(plan["variants"][0]["params"]["keep_original"].get<bool>());
+}
+
+TEST(Candidates, OneRulePlacesTheOriginalForEveryFrontEnd) {
+  // placeOriginal is what rankOffers (--list, hover, analyze) and the
+  // planner both use: kept when no estimate beats the original by 25%.
+  OriginalPlace none = placeOriginal(100, {}, 3);
+  EXPECT_TRUE(none.keep);
+  EXPECT_EQ(none.rank, 1u);
+  OriginalPlace close = placeOriginal(100, {85, 110}, 2);
+  EXPECT_TRUE(close.keep) << "85 us is not 25% faster than 100 us";
+  EXPECT_EQ(close.rank, 1u);
+  OriginalPlace beaten = placeOriginal(100, {120, 70, 90}, 5);
+  EXPECT_FALSE(beaten.keep);
+  EXPECT_EQ(beaten.rank, 3u) << "after the two estimated faster, before the slower and the unestimated";
+  OriginalPlace unknown = placeOriginal(0, {50}, 3);
+  EXPECT_FALSE(unknown.keep);
+  EXPECT_EQ(unknown.rank, 4u) << "no estimate of the original: after every choice";
 }
 
 TEST(Candidates, AnnotationOnlyRewritesAreNotTimed) {

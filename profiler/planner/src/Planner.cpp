@@ -321,19 +321,14 @@ llvm::Expected<CandidateList> listCandidates(const AnalyzedTU &tu, const Config 
   });
   for (const std::optional<MappingAdvice> &a : advice)
     if (a) list.originalUs += a->target.originalUs;
-  list.originalRank = listed.size() + 1; // no estimate of the original: after every candidate
-  if (list.originalUs > 0) {
-    double best = listed.empty() ? 1e300 : saving(listed.front().c);
-    list.keepOriginal = best >= 1e300 || (list.originalUs + best) * kKeepOriginalMargin > list.originalUs;
-    // Candidates are sorted by saving: the original comes after those that
-    // save time, unless it is kept (training, bench/mapping: a 16-word
-    // Tanimoto row whose original measured best had every rewrite ranked
-    // above it, the slower inter-warp ones included).
-    list.originalRank = list.keepOriginal
-                            ? 1
-                            : 1 + size_t(std::count_if(listed.begin(), listed.end(),
-                                                       [&](const Listed &l) { return saving(l.c) < 0; }));
-  }
+  // The one rule of every front end (placeOriginal), on the kernel's time:
+  // the original's plus a candidate's saving.
+  std::vector<double> estimates;
+  for (const Listed &l : listed)
+    if (saving(l.c) < 1e300) estimates.push_back(list.originalUs + saving(l.c));
+  OriginalPlace place = placeOriginal(list.originalUs, estimates, listed.size());
+  list.keepOriginal = place.keep;
+  list.originalRank = place.rank;
   // Ids carry the target's line when there is more than one target, and
   // stay unique when two targets share a line.
   std::set<std::string> ids{"baseline"};

@@ -77,6 +77,24 @@ inline constexpr double kKeepOriginalMargin = 1.25;
 /// The margin in words ("25%"), for the texts that say why the original is kept.
 std::string keepOriginalMarginText();
 
+/// Where "keep the original" stands among choices ranked by estimated time:
+/// the one rule of `nestor analyze`, `rewrite --list`, the hover and the
+/// planner's static order.
+struct OriginalPlace {
+  bool keep = false; ///< no choice is estimated to beat the original by kKeepOriginalMargin
+  /// 1-based among the choices: first when kept, otherwise right after the
+  /// choices estimated faster than the original, so that a rewrite estimated
+  /// slower than the code as written never ranks above it (training,
+  /// bench/mapping: a 16-word Tanimoto row whose original measured best had
+  /// every rewrite ranked above it, the slower inter-warp ones included);
+  /// after every choice when the original has no estimate.
+  size_t rank = 1;
+};
+/// `estimatesUs`: the estimated times of the choices that have one (any
+/// order); `choices`: how many choices there are in all (those without an
+/// estimate rank after the estimated ones). `originalUs` <= 0: no estimate.
+OriginalPlace placeOriginal(double originalUs, const std::vector<double> &estimatesUs, size_t choices);
+
 /// One variant of one rewrite at a target, with the cost model's estimate of
 /// the mapping it makes (estimateUs < 0: the model has none for it).
 struct RankedOffer : ShownOffer {
@@ -94,6 +112,7 @@ struct OfferRanking {
   double originalUs = 0;               ///< 0: the model does not rank this target
   std::vector<RankedOffer> offers;     ///< applying ones in rank order, then refused ones
   bool keepOriginal = false;
+  size_t originalRank = 1;             ///< "keep the original" among the offers that apply (placeOriginal)
   const RankedOffer *best() const;     ///< the first offer that applies and has an estimate
 };
 OfferRanking rankOffers(const AnalyzedTU &tu, const MappingConfig &cfg, const RewriteTarget &t);

@@ -3,6 +3,7 @@
 // and launch the model entry. The loop part is in LoopAnalysis.cpp, the launch
 // part in LaunchAnalysis.cpp, the context walk in FunctionScanner.cpp.
 #pragma once
+#include "IndexPolynomial.h"
 #include "Variance.h"
 #include "nestor/Analysis.h"
 #include "nestor/CudaSemantics.h"
@@ -10,6 +11,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 
+#include <map>
 #include <set>
 #include <vector>
 
@@ -69,6 +71,9 @@ private:
   std::set<const clang::Stmt *> unrollHinted_; ///< loops under `#pragma unroll`
   int &nextLoopId_;
   int &nextLaunchId_;
+  /// Per loop id, the index polynomials of its accesses (one per dimension;
+  /// none where an index is not a polynomial), in the order of loop.accesses.
+  std::map<int, std::vector<std::optional<std::vector<IndexPolynomial>>>> indexPolynomials_;
 };
 
 } // namespace nestor

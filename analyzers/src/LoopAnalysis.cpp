@@ -469,6 +469,48 @@ void FunctionScanner::walkIndices(const ArraySubscriptExpr *as, int nested, bool
   walk(b, nested, cond);
 }
 
+namespace {
+/// Two reads of one array whose indices (per dimension) differ by c times
+/// the loop's stride, 1 <= |c| <= 8 (`p[(t - 1) * n + i]` is `p[t * n + i]`
+/// one iteration earlier), or only in the last dimension by at most 8
+/// elements (`x[k + 1]`, the same sectors): the later read finds the data in
+/// a cache the earlier one filled.
+bool readsSameData(const std::vector<IndexPolynomial> &a, const std::vector<IndexPolynomial> &b, const std::string &iv) {
+  constexpr int64_t kMaxShift = 8;
+  std::vector<IndexPolynomial> diff, stride;
+  for (size_t d = 0; d < a.size(); ++d) {
+    diff.push_back(a[d].minus(b[d]));
+    if (diff.back().mentions(iv)) return false; // not the same walk shifted
+    auto s = a[d].coefficientOf(iv);
+    if (!s) return false;
+    stride.push_back(std::move(*s));
+  }
+  if (std::all_of(diff.begin(), diff.end(), [](const IndexPolynomial &p) { return p.isZero(); })) return false;
+  // Along the loop: one c for every dimension.
+  std::optional<int64_t> c;
+  bool along = true;
+  for (size_t d = 0; d < a.size() && along; ++d) {
+    if (stride[d].isZero()) {
+      along = diff[d].isZero();
+      continue;
+    }
+    if (diff[d].isZero()) {
+      along = false;
+      continue;
+    }
+    auto m = diff[d].multipleOf(stride[d]);
+    along = m && (!c || *c == *m);
+    c = m;
+  }
+  if (along && c && *c != 0 && std::abs(*c) <= kMaxShift) return true;
+  // Neighbours in the last dimension.
+  for (size_t d = 0; d + 1 < a.size(); ++d)
+    if (!diff[d].isZero()) return false;
+  std::optional<int64_t> k = diff.back().constant();
+  return k && std::abs(*k) <= kMaxShift;
+}
+} // namespace
+
 void FunctionScanner::recordAccess(const ArraySubscriptExpr *as, bool isWrite, const std::set<const VarDecl *> &derived,
                                    const VarDecl *iv, LoopSite &loop) {
   std::vector<const Expr *> indices;
@@ -524,6 +566,29 @@ void FunctionScanner::recordAccess(const ArraySubscriptExpr *as, bool isWrite, c
   // One entry per (array, index, direction).
   for (const auto &e : loop.accesses)
     if (e.array == a.array && e.index == a.index && e.isWrite == a.isWrite) return;
+  std::optional<std::vector<IndexPolynomial>> polys(std::in_place);
+  for (const Expr *idx : indices) {
+    auto p = IndexPolynomial::of(idx, ctx_);
+    if (!p) {
+      polys.reset();
+      break;
+    }
+    polys->push_back(std::move(*p));
+  }
+  auto &earlier = indexPolynomials_[loop.id];
+  if (polys && iv && !a.isWrite && !a.indirect && a.dependsOnInduction)
+    for (size_t j = 0; j < loop.accesses.size() && j < earlier.size(); ++j) {
+      const ArrayAccess &b = loop.accesses[j];
+      if (b.array != a.array || b.isWrite || b.indirect || b.memorySpace != a.memorySpace || !earlier[j] ||
+          earlier[j]->size() != polys->size())
+        continue;
+      if (readsSameData(*polys, *earlier[j], IndexPolynomial::atomOf(iv))) {
+        a.sameDataAs = int(j);
+        break;
+      }
+    }
+  earlier.resize(loop.accesses.size());
+  earlier.push_back(std::move(polys));
   loop.accesses.push_back(std::move(a));
 }
 } // namespace nestor

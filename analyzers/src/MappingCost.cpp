@@ -170,6 +170,7 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
     case AccessShape::Repeated: runs = 1; runLen = lanesWithWork; share = kCachedShare; break;
     case AccessShape::Gather: runs = std::min(32.0, s.o * lanesWithWork); runLen = 1; share = kGatherShare; break;
     }
+    if (a.cachedTwin) share = kCachedShare; // its elements come from a cache its twin filled
     const double runBytes = runLen * elemBytes;
     const double sectors = runs * std::ceil(runBytes / 32);
     const double runCost = runs > 1 && runBytes >= 32 && runBytes < 128 ? 1 + kShortRunCost * (1 - runBytes / 128) : 1;

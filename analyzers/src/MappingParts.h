@@ -105,6 +105,10 @@ struct LoopAccessCost {
   /// array with that stride (`c[2 * k]`, `c[2 * k + 1]`: 2), at most the
   /// stride; together they use the sectors they fetch.
   double siblings = 1;
+  /// Another access of the loop fetches the same elements a few iterations
+  /// apart or in the same sectors (ArrayAccess::sameDataAs): this one finds
+  /// them in a cache and moves no DRAM bytes.
+  bool cachedTwin = false;
 };
 struct LoopCostInput {
   double N0 = 1, T = 1;      ///< outer iterations (threads), mean trip count

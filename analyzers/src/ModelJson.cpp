@@ -103,6 +103,7 @@ Value toJSON(const LoopSite &l, const FileModel &m) {
                          {"thread_contiguous", a.threadContiguous},
                          {"induction_contiguous", a.inductionContiguous},
                          {"induction_stride", a.inductionStride},
+                         {"same_data_as", a.sameDataAs},
                          {"memory", a.memorySpace},
                          {"line", a.span.begin.line}});
   o["accesses"] = std::move(acc);

@@ -272,6 +272,49 @@ TEST(Analysis, AConstantStrideAlongTheLoopIsRecorded) {
     EXPECT_EQ(a.inductionContiguous, a.inductionStride == 1) << a.array << "[" << a.index << "]";
 }
 
+TEST(Analysis, AReadOfDataAnotherReadFetchesIsRecorded) {
+  TempDir d;
+  AnalysisOptions o;
+  o.flags.cudaPath = "none";
+  auto tu = analyzeFile(d.file("stencil.cu", "struct Dims { int n; };\n"
+                                             "__global__ void k(const float *p, const float *x, const float *q, float *out,\n"
+                                             "                  Dims g, int steps, int m) {\n"
+                                             "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                             "  if (i < g.n) {\n"
+                                             "    float s = 0.0f;\n"
+                                             "    for (int t = 1; t < steps; ++t)\n"
+                                             "      s += p[(size_t)t * g.n + i] / p[(size_t)(t - 1) * g.n + i]\n"
+                                             "         + x[i * m + t] * x[i * m + (t + 1)] + x[(i << 2) + t]\n"
+                                             "         + q[t * g.n + i] + q[t * g.n + i + g.n * 16] + q[t * t]\n"
+                                             "         + out[t * g.n + i] + out[(t + 1) * g.n + i];\n"
+                                             "    out[i] = s;\n"
+                                             "  }\n"
+                                             "}\n"),
+                        o);
+  ASSERT_TRUE(bool(tu));
+  const FileModel &m = (*tu)->model();
+  ASSERT_EQ(m.loops.size(), 1u);
+  const auto &acc = m.loops[0].accesses;
+  auto at = [&](const std::string &text) -> int {
+    for (size_t j = 0; j < acc.size(); ++j)
+      if (acc[j].array + "[" + acc[j].index + "]" == text && !acc[j].isWrite) return int(j);
+    ADD_FAILURE() << "no read " << text;
+    return -2;
+  };
+  auto sameAs = [&](const std::string &text) { int j = at(text); return j >= 0 ? acc[size_t(j)].sameDataAs : -2; };
+  // One step earlier along the loop, through a cast and a member.
+  EXPECT_EQ(sameAs("p[(size_t)(t - 1) * g.n + i]"), at("p[(size_t)t * g.n + i]"));
+  EXPECT_EQ(sameAs("p[(size_t)t * g.n + i]"), -1) << "the first of the two";
+  // The next element: the same sectors.
+  EXPECT_EQ(sameAs("x[i * m + (t + 1)]"), at("x[i * m + t]"));
+  EXPECT_EQ(sameAs("x[(i << 2) + t]"), -1) << "another thread's row unless m is 4";
+  // Sixteen steps apart, and a walk of another shape: not the same data.
+  EXPECT_EQ(sameAs("q[t * g.n + i + g.n * 16]"), -1);
+  EXPECT_EQ(sameAs("q[t * t]"), -1);
+  // Reads of an array the kernel writes are fetched the same way.
+  EXPECT_EQ(sameAs("out[(t + 1) * g.n + i]"), at("out[t * g.n + i]"));
+}
+
 TEST(Analysis, AThreadOffsetPointerBaseMakesTheAccessPerThread) {
   TempDir d;
   AnalysisOptions o;

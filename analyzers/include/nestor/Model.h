@@ -99,6 +99,11 @@ struct ArrayAccess {
   /// innermost index has the induction variable times a constant as a term
   /// (`c[2 * k + 1]`: 2; unit stride: 1, inductionContiguous); 0 otherwise.
   unsigned inductionStride = 0;
+  /// The earlier read of the loop's accesses (its position there) that
+  /// fetches the same elements a few iterations apart or in the same sectors
+  /// (a stencil: `p[t * n + i]` and `p[(t - 1) * n + i]`, `x[k]` and
+  /// `x[k + 1]`): the cost model charges DRAM for them once. -1: none.
+  int sameDataAs = -1;
   std::string memorySpace;         ///< "global", "shared", "local", "constant" or "unknown"
   SourceSpan span;
 };

@@ -1289,6 +1289,27 @@ TEST(MappingCost, AStencilAlongTheLoopMovesItsBytesOnce) {
   EXPECT_GT(y4Apart->estimateUs, y4->estimateUs * 1.5) << y4Apart->costWhy << " | " << y4->costWhy;
 }
 
+TEST(MappingCost, LatencyNearTheBandwidthBoundAddsUp) {
+  // The same realized variance: 2 inter-warp slaves have a latency bound
+  // equal to their bandwidth bound, 4 half of it. max() tied them; measured
+  // on an H100, 2 slaves took 232 us and 4 took 136 us (the loads of 2
+  // wait in the memory system's queues).
+  LoopSite l;
+  l.tripCount = TripCountClass::Uniform;
+  l.upperBound = "steps";
+  l.accesses = {access("price", true, true, true, false), access("price", true, true, true, false)};
+  l.accesses[1].sameDataAs = 0;
+  l.reductions = {{ReductionOp::Add, "s", {}}};
+  MappingConfig cfg;
+  cfg.gpu = *gpuTargetNamed("h100");
+  cfg.sizes = {{"assets", 65536}, {"steps", 1024}};
+  auto t = rankMappingsOf(oneLoop("(assets + 63) / 64", 64, l), cfg, false, 0);
+  ASSERT_TRUE(t);
+  const Mapping *y2 = find(*t, "y-2"), *y4 = find(*t, "y-4");
+  ASSERT_TRUE(y2 && y4);
+  EXPECT_LT(y4->estimateUs * 1.1, y2->estimateUs) << y4->costWhy << " | " << y2->costWhy;
+}
+
 TEST(MappingSizes, AKernelParameterSizesTheArgumentPassedForIt) {
   // cc_round<<<(size + 127) / 128, 128>>>(..., size, ...) with the size
   // given for the kernel's parameter `list_size` (second held-out set's

@@ -315,6 +315,10 @@ private:
   bool enclosingIf(const IfStmt *is, bool &masterWrote, int depth);
   bool enclosingFor(const ForStmt *fs, bool &masterWrote, int depth);
   bool sequentialStatement(const Stmt *s, bool &masterWrote, int depth);
+  /// The part of `vd`'s initialiser that `(guard ? (T)(...) : 0)` goes around
+  /// (a braced scalar's one value), or nullptr where its text cannot be
+  /// wrapped in place: written inside a macro together with the declarator.
+  const Expr *wrappableInit(const VarDecl *vd) const;
   bool parallelLoop(const ForStmt *fs, const LoopSite &ls, bool &masterWrote);
   /// Does `s` contain (or is it) a loop chosen for distribution?
   bool enclosesParallel(const Stmt *s) const {

@@ -177,6 +177,25 @@ bool NpPlanner::enclosingFor(const ForStmt *fs, bool &masterWrote, int depth) {
   return true;
 }
 
+const Expr *NpPlanner::wrappableInit(const VarDecl *vd) const {
+  const Expr *init = vd->getInit();
+  if (auto *ewc = dyn_cast<clang::ExprWithCleanups>(init)) init = ewc->getSubExpr();
+  // `T x{v}` and `T x = {v}` of a scalar: the one value inside the braces.
+  if (auto *il = dyn_cast<clang::InitListExpr>(init->IgnoreImplicit())) {
+    if (il->getNumInits() != 1) return nullptr; // (a scalar's list holds one value)
+    init = il->getInit(0);
+  }
+  // The name and the initialiser written in this file, the initialiser after
+  // the name: not both made by one macro (`DECL;`, `DECL(lo[i])`), where the
+  // text around the initialiser is the macro's and one insertion could land
+  // in several declarators.
+  if (vd->getLocation().isMacroID()) return nullptr;
+  if (fileRange(init->getSourceRange(), ctx_).isInvalid()) return nullptr;
+  const SourceManager &sm = ctx_.getSourceManager();
+  if (posOf(vd->getLocation(), sm).offset >= spanOf(init, ctx_).begin.offset) return nullptr;
+  return init;
+}
+
 bool NpPlanner::sequentialStatement(const Stmt *s, bool &masterWrote, int depth) {
   const SourceSpan at = spanOf(s, ctx_);
   if (isa<NullStmt>(s)) return true;
@@ -195,14 +214,30 @@ bool NpPlanner::sequentialStatement(const Stmt *s, bool &masterWrote, int depth)
       if (fx.barrier || fx.warp || fx.launch || fx.lambda)
         return fail("a declaration outside the parallel loops synchronises or uses warp intrinsics", at);
       if (isUniform(fx) && !fx.memWrite && fx.writes.empty()) { masterOnly_[vd] = false; continue; }
-      if (!ds->isSingleDecl())
-        return fail("'" + vd->getNameAsString() + "' is initialised from memory or a call in a multi-variable declaration; "
-                    "split the declaration", at);
       if (vd->getType()->isReferenceType()) return fail("reference '" + vd->getNameAsString() + "'", at);
       std::string zero = zeroOf(vd->getType(), ctx_);
       if (zero.empty()) return fail("'" + vd->getNameAsString() + "' is not a scalar", at);
-      const Expr *init = vd->getInit();
-      if (auto *ewc = dyn_cast<ExprWithCleanups>(init)) init = ewc->getSubExpr();
+      // Each declarator of a multi-variable declaration (`float a = lo[i],
+      // *p = q;`) is wrapped on its own, with its own type: the declarators
+      // run in order, so one that reads an earlier one (master-only by now)
+      // is wrapped too.
+      const Expr *init = wrappableInit(vd);
+      if (!init)
+        return fail("the initialiser of '" + vd->getNameAsString() +
+                        "' is written inside a macro together with its declaration; expand the macro first",
+                    at);
+      for (const VarDecl *w : fx.writes) {
+        if (arrays_.count(w)) continue; // as a statement's write: the masters' copy
+        if (isa<ParmVarDecl>(w))
+          return fail("the initialiser of '" + vd->getNameAsString() + "' writes kernel parameter '" +
+                          w->getNameAsString() + "'",
+                      at);
+        if (!masterOnly_.count(w) && !fx.declared.count(w))
+          return fail("the initialiser of '" + vd->getNameAsString() + "' writes '" + w->getNameAsString() +
+                          "', declared in a nested scope",
+                      at);
+        masterOnly_[w] = true; // written by the master alone
+      }
       // (guard ? (T)(init) : 0), the initialiser kept in place with its own edits.
       bool eager = liveInAnywhere_.count(vd) && vd->getType().isConstQualified();
       SourceSpan is = spanOf(init, ctx_);

@@ -222,17 +222,25 @@ bool NpPlanner::parallelLoop(const ForStmt *fs, const LoopSite &ls, bool &master
     // the value before this iteration's update, those after it the value after.
     size_t d = 0;
     while (d < k && isa<DeclStmt>(stmts[d])) ++d;
-    for (size_t j = 0; j < d; ++j) {
-      auto *ds = cast<DeclStmt>(stmts[j]);
-      const VarDecl *vd = ds->isSingleDecl() ? dyn_cast<VarDecl>(ds->getSingleDecl()) : nullptr;
-      if (!vd || !vd->getInit() || zeroOf(vd->getType(), ctx_).empty())
-        return fail("only scalar declarations may precede the scan update in the loop body", spanOf(stmts[j], ctx_));
-      if (effects(vd->getInit()).reads.count(acc))
-        return fail("'" + vd->getNameAsString() + "' reads the scan variable before its update: not a scan",
-                    spanOf(stmts[j], ctx_));
-      out += "    " + typeText(vd->getType(), ctx_) + " " + vd->getNameAsString() + " = nestor_valid ? (" +
-             editedExpr(vd->getInit()) + ") : " + zeroOf(vd->getType(), ctx_) + ";\n" + in;
-    }
+    // A declaration of several variables (`float x = a[j], y = x * s;`) is
+    // written as one declaration per declarator, in order: each initialiser
+    // still sees the ones before it.
+    for (size_t j = 0; j < d; ++j)
+      for (const Decl *dd : cast<DeclStmt>(stmts[j])->decls()) {
+        const VarDecl *vd = dyn_cast<VarDecl>(dd);
+        if (!vd || !vd->getInit() || zeroOf(vd->getType(), ctx_).empty())
+          return fail("only scalar declarations may precede the scan update in the loop body", spanOf(stmts[j], ctx_));
+        if (effects(vd->getInit()).reads.count(acc))
+          return fail("'" + vd->getNameAsString() + "' reads the scan variable before its update: not a scan",
+                      spanOf(stmts[j], ctx_));
+        const Expr *init = wrappableInit(vd);
+        if (!init)
+          return fail("the initialiser of '" + vd->getNameAsString() +
+                          "' is written inside a macro together with its declaration; expand the macro first",
+                      spanOf(stmts[j], ctx_));
+        out += "    " + typeText(vd->getType(), ctx_) + " " + vd->getNameAsString() + " = nestor_valid ? (" +
+               editedExpr(init) + ") : " + zeroOf(vd->getType(), ctx_) + ";\n" + in;
+      }
     const StatementEffects fv = effects(upd->second);
     if (fv.reads.count(acc)) return fail("the scanned value reads the scan variable", spanOf(upd->second, ctx_));
     // The scanned values are computed before the exclusive-order statements

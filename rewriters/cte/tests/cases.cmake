@@ -20,6 +20,9 @@ nestor_rewrite_case(loops/cond_count.cte INPUT ${loops_fx}/cond_count.cu AT "for
   AFTER "void same_label_count(" APPLY cte ${loops_inc})
 nestor_rewrite_case(loops/cond_count.weight_cte INPUT ${loops_fx}/cond_count.cu AT "for (int e = row[v]"
   AFTER "void label_weight(" APPLY cte ${loops_inc})
+# Two scalars from memory declared in one statement, read as task descriptors.
+nestor_rewrite_case(loops/split_decl.window_cte INPUT ${loops_fx}/split_decl.cu AT "for (int k = start[i]" APPLY cte
+  ${loops_inc})
 
 nestor_rewrite_refusal(loops.cte_uniform_trip INPUT ${loops_fx}/tmv.cu AT "for (int i = 0" APPLY cte
   EXPECT "not irregular")

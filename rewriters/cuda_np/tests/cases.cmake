@@ -132,6 +132,36 @@ nestor_rewrite_case(loops/nested_loop.np_inter_4 INPUT ${loops_fx}/nested_loop.c
 nestor_rewrite_case(loops/nested_loop.np_intra_8 INPUT ${loops_fx}/nested_loop.cu AT "${each_j}" APPLY np
   PARAMS slaves=8 np_type=intra ${loops_inc})
 
+# Several locals declared in one statement (tests/fixtures/loops/split_decl.cu):
+# each declarator's initialiser is wrapped on its own (two scalars from
+# memory; uniform, memory and the accumulator together; a pointer
+# declarator; const declarators, the second from the first, both broadcast),
+# and a scan's loop-body declaration becomes one declaration per declarator.
+set(split_fx ${loops_fx}/split_decl.cu)
+foreach(entry "window|for (int k = start[i]|in_window(" "scaled|for (int e = row[v]|scaled_rows("
+    "slot|for (int e = row[v]|to_slot(" "chained|sum += w[b + e]|window_sum("
+    "prefix|#pragma np parallel for scan(+:acc)|weighted_prefix(")
+  string(REPLACE "|" ";" parts "${entry}")
+  list(GET parts 0 what)
+  list(GET parts 1 at)
+  list(GET parts 2 after)
+  foreach(cfg inter_4 intra_8)
+    string(REPLACE "_" ";" cp ${cfg})
+    list(GET cp 0 type)
+    list(GET cp 1 s)
+    nestor_rewrite_case(loops/split_decl.${what}_np_${cfg} INPUT ${split_fx} AT "${at}" AFTER "${after}" APPLY np
+      PARAMS slaves=${s} np_type=${type} ${loops_inc})
+  endforeach()
+endforeach()
+# The forms still refused (rewriters/cuda_np/tests/split_decl_refusals.cu).
+set(split_refusals_in rewriters/cuda_np/tests/split_decl_refusals.cu)
+nestor_rewrite_refusal(loops.np_split_decl_macro INPUT ${split_refusals_in} AT "^macro_pair" APPLY np
+  EXPECT "split_decl_refusals.cu:13:3: the initialiser of 'a' is written inside a macro together with its declaration")
+nestor_rewrite_refusal(loops.np_split_decl_reference INPUT ${split_refusals_in} AT "^with_reference" APPLY np
+  EXPECT "split_decl_refusals.cu:24:3: reference 'b'")
+nestor_rewrite_refusal(loops.np_split_decl_loop_header INPUT ${split_refusals_in} AT "^header_pair" APPLY np
+  EXPECT "the loop is not a canonical counted loop")
+
 # Refusals, each with its reason, at the loop of the kernel named by AFTER.
 set(refusals_fx ${loops_fx}/refusals.cu)
 nestor_rewrite_refusal(loops.launched_elsewhere INPUT ${refusals_fx} AT "${each_j}"

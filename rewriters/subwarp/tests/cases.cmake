@@ -33,6 +33,21 @@ foreach(w 4 32)
 endforeach()
 nestor_rewrite_case(loops/cond_count.weight_subwarp_8 INPUT ${loops_fx}/cond_count.cu AT "for (int e = row[v]"
   AFTER "void label_weight(" APPLY subwarp PARAMS width=8 ${loops_inc})
+# Several locals declared in one statement ahead of the loop
+# (tests/fixtures/loops/split_decl.cu; CUDA-NP's planner wraps each
+# declarator's initialiser on its own).
+foreach(entry "window|8|for (int k = start[i]|in_window(" "scaled|4|for (int e = row[v]|scaled_rows("
+    "slot|8|for (int e = row[v]|to_slot(" "chained|8|sum += w[b + e]|window_sum(")
+  string(REPLACE "|" ";" parts "${entry}")
+  list(GET parts 0 what)
+  list(GET parts 1 w)
+  list(GET parts 2 at)
+  list(GET parts 3 after)
+  nestor_rewrite_case(loops/split_decl.${what}_subwarp_${w} INPUT ${loops_fx}/split_decl.cu AT "${at}" AFTER "${after}"
+    APPLY subwarp PARAMS width=${w} ${loops_inc})
+endforeach()
+nestor_rewrite_refusal(loops.subwarp_split_decl_macro INPUT rewriters/cuda_np/tests/split_decl_refusals.cu
+  AT "^macro_pair" APPLY subwarp EXPECT "is written inside a macro together with its declaration")
 
 nestor_rewrite_refusal(loops.subwarp_uniform_trip INPUT ${loops_fx}/refusals.cu AT "for (int j = 0"
   AFTER "regular_loop(" APPLY subwarp EXPECT "not irregular")

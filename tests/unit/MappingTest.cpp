@@ -1254,25 +1254,31 @@ TEST(MappingCost, AnInterleavedWalkUsesTheSectorsItFetches) {
   EXPECT_GT(seqAlone->estimateUs * 2, seq->estimateUs) << seqAlone->costWhy << " | " << seq->costWhy;
 }
 
-TEST(MappingCost, AStencilAlongTheLoopMovesItsBytesOnce) {
-  // Realized variance of time-major price paths (eighth held-out set): each
-  // thread reads p[t * assets + i] and p[(t - 1) * assets + i], 1024 steps,
-  // 65536 assets in 64-thread blocks. Counted twice, the reads made every
-  // mapping bandwidth-bound at the original's estimate (537 MB for 268 MB)
-  // and kept the original; measured on an H100, the original took 408 us
-  // and 4 inter-warp slaves 136 us.
+/// Realized variance of time-major price paths (eighth held-out set): each
+/// thread reads p[t * assets + i] and p[(t - 1) * assets + i] (the second
+/// `sameDataAs` the first when `stencil`), 1024 steps, 65536 assets in
+/// 64-thread blocks, ranked for an H100.
+std::optional<TargetMappings> realizedVarianceMappings(bool stencil) {
   LoopSite l;
   l.tripCount = TripCountClass::Uniform;
   l.upperBound = "steps";
   l.accesses = {access("price", true, true, true, false), access("price", true, true, true, false)};
   l.accesses[0].index = "(size_t)t * assets + i";
   l.accesses[1].index = "(size_t)(t - 1) * assets + i";
-  l.accesses[1].sameDataAs = 0;
+  l.accesses[1].sameDataAs = stencil ? 0 : -1;
   l.reductions = {{ReductionOp::Add, "s", {}}};
   MappingConfig cfg;
   cfg.gpu = *gpuTargetNamed("h100");
   cfg.sizes = {{"assets", 65536}, {"steps", 1024}};
-  auto t = rankMappingsOf(oneLoop("(assets + 63) / 64", 64, l), cfg, false, 0);
+  return rankMappingsOf(oneLoop("(assets + 63) / 64", 64, l), cfg, false, 0);
+}
+
+TEST(MappingCost, AStencilAlongTheLoopMovesItsBytesOnce) {
+  // Counted twice, the realized variance's reads made every mapping
+  // bandwidth-bound at the original's estimate (537 MB for 268 MB) and kept
+  // the original; measured on an H100, the original took 408 us and 4
+  // inter-warp slaves 136 us.
+  auto t = realizedVarianceMappings(true);
   ASSERT_TRUE(t);
   const Mapping *seq = find(*t, "sequential"), *y4 = find(*t, "y-4");
   ASSERT_TRUE(seq && y4);
@@ -1280,9 +1286,7 @@ TEST(MappingCost, AStencilAlongTheLoopMovesItsBytesOnce) {
   EXPECT_LT(y4->estimateUs * 1.25, seq->estimateUs) << y4->costWhy << " | " << seq->costWhy;
   // Two reads of different data: twice the bytes for the slaves, who are
   // then bandwidth-bound near the original again.
-  LoopSite apart = l;
-  apart.accesses[1].sameDataAs = -1;
-  auto a = rankMappingsOf(oneLoop("(assets + 63) / 64", 64, apart), cfg, false, 0);
+  auto a = realizedVarianceMappings(false);
   ASSERT_TRUE(a);
   const Mapping *y4Apart = find(*a, "y-4");
   ASSERT_TRUE(y4Apart);
@@ -1290,20 +1294,11 @@ TEST(MappingCost, AStencilAlongTheLoopMovesItsBytesOnce) {
 }
 
 TEST(MappingCost, LatencyNearTheBandwidthBoundAddsUp) {
-  // The same realized variance: 2 inter-warp slaves have a latency bound
+  // The realized variance again: 2 inter-warp slaves have a latency bound
   // equal to their bandwidth bound, 4 half of it. max() tied them; measured
   // on an H100, 2 slaves took 232 us and 4 took 136 us (the loads of 2
   // wait in the memory system's queues).
-  LoopSite l;
-  l.tripCount = TripCountClass::Uniform;
-  l.upperBound = "steps";
-  l.accesses = {access("price", true, true, true, false), access("price", true, true, true, false)};
-  l.accesses[1].sameDataAs = 0;
-  l.reductions = {{ReductionOp::Add, "s", {}}};
-  MappingConfig cfg;
-  cfg.gpu = *gpuTargetNamed("h100");
-  cfg.sizes = {{"assets", 65536}, {"steps", 1024}};
-  auto t = rankMappingsOf(oneLoop("(assets + 63) / 64", 64, l), cfg, false, 0);
+  auto t = realizedVarianceMappings(true);
   ASSERT_TRUE(t);
   const Mapping *y2 = find(*t, "y-2"), *y4 = find(*t, "y-4");
   ASSERT_TRUE(y2 && y4);

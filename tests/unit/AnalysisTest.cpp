@@ -315,6 +315,47 @@ TEST(Analysis, AReadOfDataAnotherReadFetchesIsRecorded) {
   EXPECT_EQ(sameAs("out[(t + 1) * g.n + i]"), at("out[t * g.n + i]"));
 }
 
+TEST(Analysis, APointerTheLoopMovesWalksWithTheLoop) {
+  TempDir d;
+  AnalysisOptions o;
+  o.flags.cudaPath = "none";
+  auto tu = analyzeFile(d.file("motif.cu", "__global__ void k(const char *reads, const int *start, int *hits, int n, int len) {\n"
+                                           "  int r = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                           "  if (r >= n) return;\n"
+                                           "  int found = 0;\n"
+                                           "  for (int k = 0; k <= len - 4; ++k) {\n"
+                                           "    const char *s = reads + (size_t)r * len + k;\n"
+                                           "    const int *t = start + r;\n"
+                                           "    found += (s[0] == 'A' && s[1] == 'C') + t[0];\n"
+                                           "  }\n"
+                                           "  hits[r] = found;\n"
+                                           "}\n"),
+                        o);
+  ASSERT_TRUE(bool(tu));
+  const FileModel &m = (*tu)->model();
+  ASSERT_EQ(m.loops.size(), 1u);
+  const auto &acc = m.loops[0].accesses;
+  auto find = [&](const std::string &index) -> const ArrayAccess * {
+    for (const ArrayAccess &a : acc)
+      if (a.index == index) return &a;
+    ADD_FAILURE() << "no access with index " << index;
+    return nullptr;
+  };
+  // s[0] is reads[(size_t)r * len + k + 0]: it moves with k, one element a step.
+  const ArrayAccess *s0 = find("k + 0"), *s1 = find("k + 1");
+  ASSERT_TRUE(s0 && s1);
+  EXPECT_EQ(s0->array, "reads + (size_t)r * len");
+  EXPECT_TRUE(s0->dependsOnInduction);
+  EXPECT_TRUE(s0->dependsOnThread);
+  EXPECT_EQ(s0->inductionStride, 1u);
+  EXPECT_EQ(s1->sameDataAs, int(s0 - acc.data())) << "the next byte: the same sectors";
+  // t does not move with the loop: the thread's own element, as before.
+  const ArrayAccess *t0 = find("0");
+  ASSERT_TRUE(t0);
+  EXPECT_EQ(t0->array, "t");
+  EXPECT_FALSE(t0->dependsOnInduction);
+}
+
 TEST(Analysis, AThreadOffsetPointerBaseMakesTheAccessPerThread) {
   TempDir d;
   AnalysisOptions o;

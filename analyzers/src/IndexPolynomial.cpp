@@ -57,6 +57,13 @@ IndexPolynomial IndexPolynomial::minus(const IndexPolynomial &o) const {
   return out;
 }
 
+std::optional<IndexPolynomial> IndexPolynomial::plus(const IndexPolynomial &o) const {
+  IndexPolynomial out = *this;
+  for (const auto &[m, c] : o.terms_)
+    if (!out.add(m, c)) return std::nullopt;
+  return out;
+}
+
 std::optional<int64_t> IndexPolynomial::constant() const {
   if (terms_.empty()) return 0;
   if (terms_.size() == 1 && terms_.begin()->first.empty()) return terms_.begin()->second;
@@ -133,10 +140,7 @@ std::optional<IndexPolynomial> IndexPolynomial::build(const Expr *e, const ASTCo
     auto r = build(bo->getRHS(), ctx, depth + 1);
     if (!r) return std::nullopt;
     if (bo->getOpcode() == BO_Sub) return l->minus(*r);
-    out = *l;
-    for (const auto &[m, c] : r->terms_)
-      if (!out.add(m, c)) return std::nullopt;
-    return out;
+    return l->plus(*r);
   }
   case BO_Mul: {
     auto r = build(bo->getRHS(), ctx, depth + 1);

@@ -29,6 +29,8 @@ public:
   static std::string atomOf(const clang::VarDecl *vd);
 
   IndexPolynomial minus(const IndexPolynomial &o) const;
+  /// None when a coefficient overflows or the sum has more than kMaxTerms terms.
+  std::optional<IndexPolynomial> plus(const IndexPolynomial &o) const;
   bool isZero() const { return terms_.empty(); }
   std::optional<int64_t> constant() const;
   bool mentions(const std::string &atom) const;

@@ -605,7 +605,8 @@ void FunctionScanner::recordAccess(const ArraySubscriptExpr *as, bool isWrite, c
   }
   if (polys && movedOffset) {
     auto off = IndexPolynomial::of(movedOffset, ctx_);
-    if (off) polys->back() = polys->back().minus(IndexPolynomial().minus(*off)); // index + offset
+    auto sum = off ? polys->back().plus(*off) : std::nullopt; // index + offset
+    if (sum) polys->back() = std::move(*sum);
     else polys.reset();
   }
   auto &earlier = indexPolynomials_[loop.id];

@@ -407,8 +407,12 @@ std::string offerListText(const OfferRanking &r, bool verbose) {
   if (verbose) {
     const std::string original = "original [keep the original]: rank " + std::to_string(r.originalRank) + ": " +
                                  estimateText(r.originalUs) + "\n";
+    bool originalShown = r.originalUs <= 0; // no estimate: no line
     for (const RankedOffer &o : r.offers) {
-      if (r.originalUs > 0 && o.applies && o.rank == r.originalRank) out += original;
+      if (!originalShown && o.applies && o.rank == r.originalRank) {
+        out += original;
+        originalShown = true;
+      }
       out += std::string(o.rewrite->id()) + " [" + o.title + "]: ";
       if (!o.applies) out += "not offered: " + o.reason;
       else if (o.estimateUs >= 0)
@@ -416,10 +420,7 @@ std::string offerListText(const OfferRanking &r, bool verbose) {
       else out += "applies (no estimate: the model has no mapping for it)";
       out += "\n";
     }
-    if (r.originalUs > 0 && !std::any_of(r.offers.begin(), r.offers.end(), [&](const RankedOffer &o) {
-          return o.applies && o.rank == r.originalRank;
-        }))
-      out += original;
+    if (!originalShown) out += original; // after every offer
     return out;
   }
   // One line per rewrite family that applies, its variants in rank order; one

@@ -234,10 +234,7 @@ bool NpPlanner::parallelLoop(const ForStmt *fs, const LoopSite &ls, bool &master
           return fail("'" + vd->getNameAsString() + "' reads the scan variable before its update: not a scan",
                       spanOf(stmts[j], ctx_));
         const Expr *init = wrappableInit(vd);
-        if (!init)
-          return fail("the initialiser of '" + vd->getNameAsString() +
-                          "' is written inside a macro together with its declaration; expand the macro first",
-                      spanOf(stmts[j], ctx_));
+        if (!init) return fail(unwrappableInitReason(vd), spanOf(stmts[j], ctx_));
         out += "    " + typeText(vd->getType(), ctx_) + " " + vd->getNameAsString() + " = nestor_valid ? (" +
                editedExpr(init) + ") : " + zeroOf(vd->getType(), ctx_) + ";\n" + in;
       }

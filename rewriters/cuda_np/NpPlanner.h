@@ -319,6 +319,11 @@ private:
   /// (a braced scalar's one value), or nullptr where its text cannot be
   /// wrapped in place: written inside a macro together with the declarator.
   const Expr *wrappableInit(const VarDecl *vd) const;
+  /// Why a declarator's initialiser is not wrappable (wrappableInit: nullptr).
+  static std::string unwrappableInitReason(const VarDecl *vd) {
+    return "the initialiser of '" + vd->getNameAsString() +
+           "' is written inside a macro together with its declaration; expand the macro first";
+  }
   bool parallelLoop(const ForStmt *fs, const LoopSite &ls, bool &masterWrote);
   /// Does `s` contain (or is it) a loop chosen for distribution?
   bool enclosesParallel(const Stmt *s) const {

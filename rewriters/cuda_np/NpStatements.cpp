@@ -222,10 +222,7 @@ bool NpPlanner::sequentialStatement(const Stmt *s, bool &masterWrote, int depth)
       // run in order, so one that reads an earlier one (master-only by now)
       // is wrapped too.
       const Expr *init = wrappableInit(vd);
-      if (!init)
-        return fail("the initialiser of '" + vd->getNameAsString() +
-                        "' is written inside a macro together with its declaration; expand the macro first",
-                    at);
+      if (!init) return fail(unwrappableInitReason(vd), at);
       for (const VarDecl *w : fx.writes) {
         if (arrays_.count(w)) continue; // as a statement's write: the masters' copy
         if (isa<ParmVarDecl>(w))

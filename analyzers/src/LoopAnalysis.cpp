@@ -511,6 +511,27 @@ bool readsSameData(const std::vector<IndexPolynomial> &a, const std::vector<Inde
 }
 } // namespace
 
+namespace {
+/// Whether `e` (an index) reads memory at an address that moves with the
+/// loop: a gather, `x[col[k]]`, also through locals of the body
+/// (`int j = nbr[k]; ... px[j]`). A load the loop does not move
+/// (`v[start[i] + k]`: the thread's offset) is not one. The cost model
+/// reads it (ArrayAccess::indirect); no rewrite decision does.
+bool gathersAlongLoop(const Stmt *e, const std::set<const VarDecl *> &derived, unsigned depth = 0) {
+  if (!e) return false;
+  if (isa<ArraySubscriptExpr>(e) && mentionsAnyVar(e, derived)) return true;
+  if (auto *uo = dyn_cast<UnaryOperator>(e); uo && uo->getOpcode() == UO_Deref && mentionsAnyVar(uo, derived))
+    return true;
+  if (auto *dre = dyn_cast<DeclRefExpr>(e))
+    if (auto *vd = dyn_cast<VarDecl>(dre->getDecl());
+        vd && depth < 4 && derived.count(vd) && vd->hasLocalStorage() && vd->hasInit())
+      return gathersAlongLoop(vd->getInit(), derived, depth + 1);
+  for (const Stmt *c : e->children())
+    if (gathersAlongLoop(c, derived, depth)) return true;
+  return false;
+}
+} // namespace
+
 void FunctionScanner::recordAccess(const ArraySubscriptExpr *as, bool isWrite, const std::set<const VarDecl *> &derived,
                                    const VarDecl *iv, LoopSite &loop) {
   std::vector<const Expr *> indices;
@@ -544,14 +565,14 @@ void FunctionScanner::recordAccess(const ArraySubscriptExpr *as, bool isWrite, c
     a.index = textOf(movedOffset, ctx_) + " + ";
     a.dependsOnThread |= variance_.of(movedOffset) == Variance::ThreadVarying;
     a.dependsOnInduction = true;
-    a.indirect |= containsLoad(movedOffset);
+    a.indirect |= gathersAlongLoop(movedOffset, derived);
   }
   for (size_t i = 0; i < indices.size(); ++i) {
     const Expr *idx = indices[i];
     a.index += (i ? "][" : "") + textOf(idx, ctx_);
     a.dependsOnThread |= variance_.of(idx) == Variance::ThreadVarying;
     a.dependsOnInduction |= mentionsAnyVar(idx, derived);
-    a.indirect |= containsLoad(idx);
+    a.indirect |= gathersAlongLoop(idx, derived);
   }
   // A base that varies with the thread (a local pointer to the thread's
   // row, `const float *z = logits + r * classes; ... z[k]`): each thread

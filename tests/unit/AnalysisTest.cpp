@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 using namespace nestor;
 
 namespace {
@@ -354,6 +356,38 @@ TEST(Analysis, APointerTheLoopMovesWalksWithTheLoop) {
   ASSERT_TRUE(t0);
   EXPECT_EQ(t0->array, "t");
   EXPECT_FALSE(t0->dependsOnInduction);
+}
+
+TEST(Analysis, AGatherThroughALocalOfTheBodyIsIndirect) {
+  // `int j = nbr[k]; ... px[j]` is the same gather as `px[nbr[k]]`. The
+  // ninth held-out set's particle forces read it that way, and the cost
+  // model charged each lane a DRAM sector for positions L2 holds.
+  TempDir d;
+  AnalysisOptions o;
+  o.flags.cudaPath = "none";
+  auto tu = analyzeFile(d.file("dpd.cu", "__global__ void k(const int *start, const int *nbr, const float *px,\n"
+                                         "                  const float *v, float *out, int n) {\n"
+                                         "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                         "  float s = 0;\n"
+                                         "  for (int k = start[i]; k < start[i + 1]; ++k) {\n"
+                                         "    int j = nbr[k];\n"
+                                         "    int jj = j;\n"
+                                         "    s += px[jj] + px[nbr[k]] + v[start[i] + k - start[i]];\n"
+                                         "  }\n"
+                                         "  out[i] = s;\n"
+                                         "}\n"),
+                        o);
+  ASSERT_TRUE(bool(tu));
+  const FileModel &m = (*tu)->model();
+  ASSERT_EQ(m.loops.size(), 1u);
+  std::map<std::string, const ArrayAccess *> by;
+  for (const ArrayAccess &a : m.loops[0].accesses) by[a.array + "[" + a.index + "]"] = &a;
+  ASSERT_TRUE(by.count("px[jj]") && by.count("px[nbr[k]]") && by.count("nbr[k]") && by.count("v[start[i] + k - start[i]]"));
+  EXPECT_TRUE(by["px[jj]"]->indirect) << "through two locals";
+  EXPECT_TRUE(by["px[nbr[k]]"]->indirect);
+  EXPECT_FALSE(by["nbr[k]"]->indirect);
+  // The thread's offset is loaded once, not moved by the loop: no gather.
+  EXPECT_FALSE(by["v[start[i] + k - start[i]]"]->indirect);
 }
 
 TEST(Analysis, AThreadOffsetPointerBaseMakesTheAccessPerThread) {

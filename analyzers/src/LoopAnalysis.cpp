@@ -559,6 +559,11 @@ void FunctionScanner::recordAccess(const ArraySubscriptExpr *as, bool isWrite, c
   ArrayAccess a;
   a.array = textOf(root, ctx_);
   a.isWrite = isWrite;
+  // The element's size, where its type is complete (an incomplete struct
+  // from a header the parse did not see has none: 0, the cost model's 4).
+  if (QualType t = as->getType(); !t.isNull() && !t->isDependentType() && !t->isIncompleteType() &&
+                                  t->isConstantSizeType())
+    a.elementBytes = unsigned(std::min<int64_t>(ctx_.getTypeSizeInChars(t).getQuantity(), 1 << 20));
   a.memorySpace = memorySpaceOf(root);
   a.span = spanOf(as, ctx_);
   if (movedOffset) {

@@ -137,8 +137,11 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
   for (const LoopAccessCost &a : in.accesses) {
     double runs = 1, runLen = 32, share = 1, reuse = 1, sharedLines = 0;
     // Bytes of the sectors a run uses per element, and of the thread's row
-    // per iteration (a strided walk: stride x 4, shared with its siblings).
-    double elemBytes = 4, rowBytesPerElem = 4;
+    // per iteration (a strided walk: stride x the element, shared with its
+    // siblings). Ninth held-out set (H100): a count over rows of 1-byte
+    // bases, costed as 4-byte elements, had the rows' footprint and every
+    // run 4x too large.
+    double elemBytes = a.bytes, rowBytesPerElem = a.bytes;
     // The share of a step's loads the warp finds in a sector its own
     // earlier steps fetched (what its latency waits for); `reuse` is what
     // DRAM sees, where sibling warps' fetches count too.
@@ -149,9 +152,10 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
     case AccessShape::LoopContiguous:
       runs = a.acrossThreads ? s.o : 1;
       runLen = lanesWithWork;
-      // A strided walk (`c[2 * k]`) spans stride x 4 bytes per iteration;
-      // its siblings (`c[2 * k + 1]`) read the rest of the sectors it fetches.
-      rowBytesPerElem = 4 * std::max(1.0, a.stride);
+      // A strided walk (`c[2 * k]`) spans stride x the element's bytes per
+      // iteration; its siblings (`c[2 * k + 1]`) read the rest of the
+      // sectors it fetches.
+      rowBytesPerElem = a.bytes * std::max(1.0, a.stride);
       elemBytes = rowBytesPerElem / std::max(1.0, std::min(a.siblings, a.stride));
       // A run shorter than a sector: the next steps read the rest of it.
       // When the L1 holds every resident warp's rows whole (short rows), each
@@ -172,9 +176,9 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
       }
       // The warp's outer iterations walk rows laid out one after another
       // (row-major `p * T + j`, CSR): rows shorter than a 128-byte line share
-      // lines, so a step's runs touch o x T x 4 / 128 lines, not o (the first
-      // held-out set's 16-element row norms ran at twice the rate one line
-      // per row gave).
+      // lines, so a step's runs touch o x T x the element's bytes / 128
+      // lines, not o (the first held-out set's 16-element row norms ran at
+      // twice the rate one line per row gave).
       if (a.acrossThreads && in.T * rowBytesPerElem < 128)
         sharedLines = std::max(1.0, std::ceil(runs * std::max(1.0, in.T) * rowBytesPerElem / 128));
       break;

@@ -41,6 +41,10 @@ std::string describe(const Mapping &mp, unsigned originalBlock) {
   return s;
 }
 
+/// The bytes of an access's element the cost model counts: its size where
+/// the analysis knows it, else 4 (a float or an int).
+double elementBytes(const ArrayAccess &a) { return a.elementBytes > 0 ? double(a.elementBytes) : 4.0; }
+
 bool validPragma(const FileModel &m, const LoopSite &l) {
   return l.pragma >= 0 && size_t(l.pragma) < m.pragmas.size() && m.pragmas[size_t(l.pragma)].isParallelFor &&
          m.pragmas[size_t(l.pragma)].valid();
@@ -120,7 +124,7 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, c
     // interleaved coefficients per term, costed a sector per lane and step
     // (1.6 GB for 201 MB), had every variant and the original tied at 555 us
     // and kept the original, where 16 intra-warp slaves measured 2.4x faster.
-    else if (a.inductionStride > 1 && a.inductionStride * 4 < 32 && !a.threadContiguous) {
+    else if (a.inductionStride > 1 && a.inductionStride * elementBytes(a) < 32 && !a.threadContiguous) {
       const auto siblings = std::count_if(l.accesses.begin(), l.accesses.end(), [&](const ArrayAccess &b) {
         return b.array == a.array && b.inductionStride == a.inductionStride && !b.indirect && !b.threadContiguous &&
                b.isWrite == a.isWrite;
@@ -137,6 +141,7 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, c
     // measured up to 3.0x faster. A strided walk's siblings already share
     // their sectors (above).
     c.cachedTwin = a.sameDataAs >= 0 && c.siblings <= 1;
+    c.bytes = elementBytes(a);
     cost.accesses.push_back(c);
   }
 

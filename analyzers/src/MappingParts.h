@@ -109,6 +109,8 @@ struct LoopAccessCost {
   /// apart or in the same sectors (ArrayAccess::sameDataAs): this one finds
   /// them in a cache and moves no DRAM bytes.
   bool cachedTwin = false;
+  /// Bytes of one element (ArrayAccess::elementBytes; 4 where unknown).
+  double bytes = 4;
 };
 struct LoopCostInput {
   double N0 = 1, T = 1;      ///< outer iterations (threads), mean trip count

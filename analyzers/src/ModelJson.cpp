@@ -104,6 +104,7 @@ Value toJSON(const LoopSite &l, const FileModel &m) {
                          {"induction_contiguous", a.inductionContiguous},
                          {"induction_stride", a.inductionStride},
                          {"same_data_as", a.sameDataAs},
+                         {"element_bytes", a.elementBytes},
                          {"memory", a.memorySpace},
                          {"line", a.span.begin.line}});
   o["accesses"] = std::move(acc);

@@ -358,6 +358,40 @@ TEST(Analysis, APointerTheLoopMovesWalksWithTheLoop) {
   EXPECT_FALSE(t0->dependsOnInduction);
 }
 
+TEST(Analysis, AnAccessRecordsTheBytesOfItsElement) {
+  // The cost model counts bytes with it: a row of 1-byte bases moves a
+  // quarter of a float row's bytes.
+  TempDir d;
+  AnalysisOptions o;
+  o.flags.cudaPath = "none";
+  auto tu = analyzeFile(d.file("sizes.cu", "struct P { float x, y, z; };\n"
+                                           "template <typename T> __device__ T first(const T *v, int n) {\n"
+                                           "  T s = T();\n"
+                                           "  for (int k = 0; k < n; ++k) s += v[k];\n"
+                                           "  return s;\n"
+                                           "}\n"
+                                           "__global__ void k(const char *c, const double *x, const P *p, float *out, int n) {\n"
+                                           "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                           "  float s = 0;\n"
+                                           "  for (int k = 0; k < n; ++k) s += c[i * n + k] + x[i * n + k] + p[i * n + k].y;\n"
+                                           "  out[i] = s;\n"
+                                           "}\n"),
+                        o);
+  ASSERT_TRUE(bool(tu));
+  const FileModel &m = (*tu)->model();
+  const LoopSite *inKernel = nullptr, *inTemplate = nullptr;
+  for (const LoopSite &l : m.loops) (l.function == "k" ? inKernel : inTemplate) = &l;
+  ASSERT_TRUE(inKernel && inTemplate);
+  std::map<std::string, unsigned> bytes;
+  for (const ArrayAccess &a : inKernel->accesses) bytes[a.array] = a.elementBytes;
+  EXPECT_EQ(bytes["c"], 1u);
+  EXPECT_EQ(bytes["x"], 8u);
+  EXPECT_EQ(bytes["p"], 12u) << "the struct element, of which the loop reads one field";
+  // A template's `T` has no size: unknown (the cost model's 4), not a guess.
+  ASSERT_FALSE(inTemplate->accesses.empty());
+  EXPECT_EQ(inTemplate->accesses[0].elementBytes, 0u);
+}
+
 TEST(Analysis, AGatherThroughALocalOfTheBodyIsIndirect) {
   // `int j = nbr[k]; ... px[j]` is the same gather as `px[nbr[k]]`. The
   // ninth held-out set's particle forces read it that way, and the cost

@@ -1103,6 +1103,38 @@ TEST(MappingCost, ShortRowsHeldWholeInL1CostTheirBytesOnce) {
   EXPECT_LT(two->estimateUs, four->estimateUs) << two->costWhy << " | " << four->costWhy;
 }
 
+TEST(MappingCost, ARowOfBytesMovesAQuarterOfAFloatRow) {
+  // A count over each thread's own 64-element row (the ninth held-out set's
+  // motif count: 1M reads of 64 bases, 128-thread blocks). Costed as 4-byte
+  // elements, the rows of 1-byte bases moved 4x their bytes.
+  auto rowsOf = [](unsigned bytes) {
+    LoopSite l;
+    l.tripCount = TripCountClass::Uniform;
+    l.upperBound = "len";
+    l.accesses = {access("reads", true, true, false, true)};
+    l.accesses[0].elementBytes = bytes;
+    l.reductions = {{ReductionOp::Add, "found", {}}};
+    return oneLoop("(nreads + 127) / 128", 128, l);
+  };
+  MappingConfig cfg;
+  cfg.gpu = *gpuTargetNamed("h100");
+  cfg.sizes = {{"nreads", 1048576}, {"len", 64}};
+  auto bytes = rankMappingsOf(rowsOf(1), cfg, false, 0), floats = rankMappingsOf(rowsOf(4), cfg, false, 0),
+       unknown = rankMappingsOf(rowsOf(0), cfg, false, 0);
+  ASSERT_TRUE(bytes && floats && unknown);
+  for (const char *id : {"sequential", "lanes-8", "lanes-32"}) {
+    const Mapping *b = find(*bytes, id), *f = find(*floats, id), *u = find(*unknown, id);
+    ASSERT_TRUE(b && f && u) << id;
+    EXPECT_LE(b->estimateUs, f->estimateUs) << id << ": " << b->costWhy << " | " << f->costWhy;
+    EXPECT_DOUBLE_EQ(u->estimateUs, f->estimateUs) << id << ": an unknown size is costed as 4 bytes";
+  }
+  // The original walks 32 rows a warp: its lines per step are what bound
+  // it, and a row of bytes spans a quarter of them. (32 slaves on a row
+  // wait for their round trips either way.)
+  const Mapping *b = find(*bytes, "sequential"), *f = find(*floats, "sequential");
+  EXPECT_LT(b->estimateUs * 1.5, f->estimateUs) << b->costWhy << " | " << f->costWhy;
+}
+
 /// A count over power-law CSR rows, `c += (col[e] > v)` (the fifth held-out
 /// set's forward-edge count: 262k rows of mean 25.6, skew 0.93, 64-thread
 /// blocks).

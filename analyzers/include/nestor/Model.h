@@ -104,6 +104,10 @@ struct ArrayAccess {
   /// (a stencil: `p[t * n + i]` and `p[(t - 1) * n + i]`, `x[k]` and
   /// `x[k + 1]`): the cost model charges DRAM for them once. -1: none.
   int sameDataAs = -1;
+  /// Bytes of the element read or written (`sizeof` the subscript's type:
+  /// 1 for a `char` row, 8 for a `double`); 0 when the type is incomplete or
+  /// dependent and its size unknown. The cost model counts bytes with it.
+  unsigned elementBytes = 0;
   std::string memorySpace;         ///< "global", "shared", "local", "constant" or "unknown"
   SourceSpan span;
 };

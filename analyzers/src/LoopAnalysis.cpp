@@ -56,6 +56,21 @@ int FunctionScanner::analyzeLoop(const Stmt *s, const Context &ctx) {
   return tu_.model().loops.back().id;
 }
 
+namespace {
+/// The expression as clang prints it: macros expanded (`len - MOTIF_LEN` is
+/// `len - 4`), implicit conversions left out. What mapping.sizes evaluates
+/// when the source text names a macro.
+std::string expandedTextOf(const Expr *e, const ASTContext &ctx) {
+  if (!e) return "";
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  PrintingPolicy policy(ctx.getLangOpts());
+  policy.SuppressImplicitBase = true;
+  e->printPretty(os, nullptr, policy, 0, "\n", &ctx);
+  return out;
+}
+} // namespace
+
 const VarDecl *FunctionScanner::canonicalFor(const ForStmt *fs, LoopSite &loop) {
   const VarDecl *iv = nullptr;
   const Expr *lower = nullptr;
@@ -108,6 +123,10 @@ const VarDecl *FunctionScanner::canonicalFor(const ForStmt *fs, LoopSite &loop) 
   loop.lowerBound = textOf(lower, ctx_);
   loop.upperBound = textOf(upper, ctx_);
   loop.stepAmount = stepText;
+  loop.lowerBoundExpanded = expandedTextOf(lower, ctx_);
+  loop.upperBoundExpanded = expandedTextOf(upper, ctx_);
+  loop.stepAmountExpanded =
+      stepExpr ? (decrement ? "-(" + expandedTextOf(stepExpr, ctx_) + ")" : expandedTextOf(stepExpr, ctx_)) : stepText;
   loop.upperInclusive = (op == BO_LE && ivLeft) || (op == BO_GE && ivRight);
 
   Variance v = join(join(variance_.of(lower), variance_.of(upper)), stepExpr ? variance_.of(stepExpr) : Variance::Constant);

@@ -257,8 +257,14 @@ Count loopTrips(const FileModel &m, const LoopSite &l, const MappingConfig &cfg,
   if (auto it = cfg.sizes.find(key); it != cfg.sizes.end()) return {it->second, false};
   if (l.constantTripCount) return {double(*l.constantTripCount), false};
   if (l.tripCount != TripCountClass::Irregular && !l.upperBound.empty()) {
-    auto hi = evaluateSize(l.upperBound, cfg.sizes), lo = evaluateSize(l.lowerBound, cfg.sizes);
-    auto step = evaluateSize(l.stepAmount.empty() ? "1" : l.stepAmount, cfg.sizes);
+    // The source texts first (a size may name a macro: `{ BLOCK: 64 }`),
+    // then the bounds with macros expanded (`len - MOTIF_LEN`: `len - 4`).
+    auto eval = [&](const std::string &text, const std::string &expanded) {
+      auto v = evaluateSize(text, cfg.sizes);
+      return v || expanded.empty() ? v : evaluateSize(expanded, cfg.sizes);
+    };
+    auto hi = eval(l.upperBound, l.upperBoundExpanded), lo = eval(l.lowerBound, l.lowerBoundExpanded);
+    auto step = l.stepAmount.empty() ? std::optional<double>(1) : eval(l.stepAmount, l.stepAmountExpanded);
     if (hi && lo && step && *step != 0) {
       double n = std::floor((*hi - *lo + (l.upperInclusive ? 1 : 0) + std::fabs(*step) - 1) / std::fabs(*step));
       if (n >= 0) return {n, false};

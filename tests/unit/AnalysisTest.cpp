@@ -2,6 +2,7 @@
 // preamble reuse.
 #include "nestor/Analysis.h"
 #include "nestor/Lint.h"
+#include "nestor/Mapping.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -9,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 using namespace nestor;
@@ -422,6 +424,47 @@ TEST(Analysis, AGatherThroughALocalOfTheBodyIsIndirect) {
   EXPECT_FALSE(by["nbr[k]"]->indirect);
   // The thread's offset is loaded once, not moved by the loop: no gather.
   EXPECT_FALSE(by["v[start[i] + k - start[i]]"]->indirect);
+}
+
+TEST(Analysis, ALoopBoundThatNamesAMacroIsSizedWithTheMacroExpanded) {
+  // `k <= len - MOTIF_LEN` with `len: 64` given: 61 trips. The ninth held-out
+  // set's motif count had its trip count assumed (1000) because the sizes do
+  // not name the macro.
+  TempDir d;
+  AnalysisOptions o;
+  o.flags.cudaPath = "none";
+  auto tu = analyzeFile(d.file("motif.cu", "#define MOTIF_LEN 4\n"
+                                           "#define STEP 2\n"
+                                           "__global__ void k(const char *reads, int *hits, int n, int len) {\n"
+                                           "  int r = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                           "  if (r >= n) return;\n"
+                                           "  int found = 0;\n"
+                                           "  for (int k = 0; k <= len - MOTIF_LEN; k += STEP) found += reads[r * len + k] == 'A';\n"
+                                           "  hits[r] = found;\n"
+                                           "}\n"
+                                           "void host(const char *reads, int *hits, int n, int len) {\n"
+                                           "  k<<<(n + 127) / 128, 128>>>(reads, hits, n, len);\n"
+                                           "}\n"),
+                        o);
+  ASSERT_TRUE(bool(tu));
+  const FileModel &m = (*tu)->model();
+  ASSERT_EQ(m.loops.size(), 1u);
+  const LoopSite &l = m.loops[0];
+  EXPECT_EQ(l.upperBound, "len - MOTIF_LEN") << "what a person reads stays the source";
+  EXPECT_EQ(l.upperBoundExpanded, "len - 4");
+  EXPECT_EQ(l.stepAmountExpanded, "2");
+  MappingConfig cfg;
+  cfg.gpu = *gpuTargetNamed("h100");
+  cfg.sizes = {{"n", 1 << 20}, {"len", 64}};
+  auto t = rankMappingsOf(m, cfg, false, l.id);
+  ASSERT_TRUE(t);
+  for (const std::string &a : t->assumptions) EXPECT_EQ(a.find("trip count"), std::string::npos) << a;
+  // Without `len`, the trip count is still assumed and said.
+  cfg.sizes.erase("len");
+  t = rankMappingsOf(m, cfg, false, l.id);
+  ASSERT_TRUE(t);
+  EXPECT_TRUE(std::any_of(t->assumptions.begin(), t->assumptions.end(),
+                          [](const std::string &a) { return a.find("trip count") != std::string::npos; }));
 }
 
 TEST(Analysis, AThreadOffsetPointerBaseMakesTheAccessPerThread) {

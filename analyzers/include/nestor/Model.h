@@ -144,6 +144,10 @@ struct LoopSite {
   std::string init, condition, step; ///< source texts
   std::string lowerBound, upperBound; ///< texts, when canonical
   std::string stepAmount;             ///< e.g. "1"
+  /// The same three with macros expanded (clang's printing of the parsed
+  /// expression: `len - MOTIF_LEN` is `len - 4`), what mapping.sizes
+  /// evaluates; the texts above are what a person reads.
+  std::string lowerBoundExpanded, upperBoundExpanded, stepAmountExpanded;
   bool upperInclusive = false;        ///< `<=`
   TripCountClass tripCount = TripCountClass::Unknown;
   std::optional<int64_t> constantTripCount;

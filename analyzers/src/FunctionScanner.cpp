@@ -3,6 +3,8 @@
 // it (`if (threadIdx.x == 0)`, or after `if (threadIdx.x != 0) return;`).
 #include "FunctionScanner.h"
 #include "nestor/AstText.h"
+#include "nestor/CudaSemantics.h"
+#include "nestor/DefUse.h"
 #include "ExprPatterns.h"
 #include "nestor/StatementEffects.h"
 
@@ -59,10 +61,50 @@ bool FunctionScanner::isThreadLinear(const Expr *e) const {
   additiveTerms(e, terms);
   for (const Expr *t : terms) {
     if (isThreadIdxX(t)) return true;
+    // `t % C` (a flattened 2D index's column, `lag = t % maxlag`) steps by
+    // one from a thread to the next within each run of C threads.
+    if (auto *bo = dyn_cast<BinaryOperator>(t->IgnoreParenImpCasts()); bo && bo->getOpcode() == BO_Rem)
+      if (isThreadLinear(bo->getLHS()) && variance_.of(bo->getRHS()) != Variance::ThreadVarying) return true;
     if (auto *vd = referencedVar(t))
       if (threadLinear_.count(vd)) return true;
   }
   return false;
+}
+
+// Whether `e` differs between the lanes of a warp. A flattened 2D index's
+// row, `t / C` (`s = t / maxlag`, and a base `x + s * len` built from it),
+// is the same for runs of C consecutive threads: taken as the same across a
+// warp unless C is a constant under 32. blockIdx and blockDim are the same
+// across a warp too. For the cost model only (ArrayAccess::dependsOnThread):
+// no rewrite or dependence decision reads it.
+bool FunctionScanner::variesAcrossLanes(const Expr *e, unsigned depth) const {
+  if (!e || variance_.of(e) != Variance::ThreadVarying) return false;
+  e = e->IgnoreParenImpCasts();
+  if (auto b = cuda::builtinComponent(e)) return b->builtin == "threadIdx";
+  if (auto *bo = dyn_cast<BinaryOperator>(e)) {
+    const BinaryOperatorKind op = bo->getOpcode();
+    if ((op == BO_Div || op == BO_Shr) && variance_.of(bo->getRHS()) != Variance::ThreadVarying) {
+      std::optional<llvm::APSInt> c =
+          bo->getRHS()->isValueDependent() ? std::nullopt : bo->getRHS()->getIntegerConstantExpr(fd_->getASTContext());
+      const bool wide = !c || (op == BO_Div ? c->getExtValue() >= 32 : c->getExtValue() >= 5);
+      if (wide) return false;
+    }
+  }
+  if (auto *dre = dyn_cast<DeclRefExpr>(e)) {
+    auto *vd = dyn_cast<VarDecl>(dre->getDecl());
+    if (vd && lockstep_.count(vd)) return false; // the lanes step through the same values
+    const Expr *init = vd && depth < 4 ? singleDefinition(vd) : nullptr;
+    return init ? variesAcrossLanes(init, depth + 1) : true;
+  }
+  bool anyChild = false;
+  for (const Stmt *c : e->children())
+    if (auto *ce = dyn_cast_or_null<Expr>(c)) {
+      anyChild = true;
+      if (variesAcrossLanes(ce, depth)) return true;
+    }
+  // A thread-varying node with no varying operand (a call, a load through
+  // a thread's pointer seen no further): varying.
+  return !anyChild || isa<CallExpr>(e) || isa<ArraySubscriptExpr>(e) || isa<UnaryOperator>(e);
 }
 
 bool FunctionScanner::isSingleThreadTest(const Expr *cond) const {

@@ -44,6 +44,7 @@ private:
   // ---- contexts (FunctionScanner.cpp)
   void collectThreadLinearVars(const clang::Stmt *s);
   bool isThreadLinear(const clang::Expr *e) const;
+  bool variesAcrossLanes(const clang::Expr *e, unsigned depth = 0) const;
   bool isSingleThreadTest(const clang::Expr *cond) const;
   bool isThreadIndexTest(const clang::BinaryOperator *bo) const;
   static bool exitsImmediately(const clang::Stmt *s);
@@ -68,6 +69,9 @@ private:
   const clang::FunctionDecl *fd_;
   VarianceAnalysis variance_;
   std::set<const clang::VarDecl *> threadLinear_;
+  // Induction variables of canonical loops whose start and step are the
+  // same in every thread: at each step the lanes of a warp hold one value.
+  std::set<const clang::VarDecl *> lockstep_;
   std::set<const clang::Stmt *> unrollHinted_; ///< loops under `#pragma unroll`
   int &nextLoopId_;
   int &nextLaunchId_;

@@ -129,6 +129,8 @@ const VarDecl *FunctionScanner::canonicalFor(const ForStmt *fs, LoopSite &loop) 
       stepExpr ? (decrement ? "-(" + expandedTextOf(stepExpr, ctx_) + ")" : expandedTextOf(stepExpr, ctx_)) : stepText;
   loop.upperInclusive = (op == BO_LE && ivLeft) || (op == BO_GE && ivRight);
 
+  if (variance_.of(lower) != Variance::ThreadVarying && (!stepExpr || variance_.of(stepExpr) != Variance::ThreadVarying))
+    lockstep_.insert(iv);
   Variance v = join(join(variance_.of(lower), variance_.of(upper)), stepExpr ? variance_.of(stepExpr) : Variance::Constant);
   Expr::EvalResult lo, hi, st;
   int64_t stepValue = decrement ? -1 : 1;
@@ -587,21 +589,21 @@ void FunctionScanner::recordAccess(const ArraySubscriptExpr *as, bool isWrite, c
   a.span = spanOf(as, ctx_);
   if (movedOffset) {
     a.index = textOf(movedOffset, ctx_) + " + ";
-    a.dependsOnThread |= variance_.of(movedOffset) == Variance::ThreadVarying;
+    a.dependsOnThread |= variesAcrossLanes(movedOffset);
     a.dependsOnInduction = true;
     a.indirect |= gathersAlongLoop(movedOffset, derived);
   }
   for (size_t i = 0; i < indices.size(); ++i) {
     const Expr *idx = indices[i];
     a.index += (i ? "][" : "") + textOf(idx, ctx_);
-    a.dependsOnThread |= variance_.of(idx) == Variance::ThreadVarying;
+    a.dependsOnThread |= variesAcrossLanes(idx);
     a.dependsOnInduction |= mentionsAnyVar(idx, derived);
     a.indirect |= gathersAlongLoop(idx, derived);
   }
   // A base that varies with the thread (a local pointer to the thread's
   // row, `const float *z = logits + r * classes; ... z[k]`): each thread
   // walks its own memory even though the index does not name the thread.
-  a.dependsOnThread |= variance_.of(root) == Variance::ThreadVarying;
+  a.dependsOnThread |= variesAcrossLanes(root);
   if (!indices.empty()) a.threadContiguous = isThreadLinear(indices.back());
   if (movedOffset) a.threadContiguous = isThreadLinear(movedOffset) && variance_.of(indices.back()) != Variance::ThreadVarying;
   // Unit stride along the loop: the induction variable itself is the one

@@ -292,8 +292,13 @@ std::string launchReplacement(const Plan &p, const LaunchTemplateCode &code) {
     g += in + "if (!nestor::tmpl::push_launch(" + small + " ? nestor_lq.small : nestor_lq.large, nestor_item))\n";
   else
     g += in + "if (" + small + " ||\n" + in + "    !nestor::tmpl::push_launch(nestor_lq.large, nestor_item))\n";
-  g += in + "  nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {\n" + in +
-       "    " + thread + "(" + joinArgs(p.ls.argTexts, "t, b, bd, gd") + ");\n" + in + "  });\n" + p.ls.indent + "}";
+  // The lambda's parameters are spelled in our namespace: the launch's
+  // argument texts are the user's and may name a local `t` or `b` (the
+  // eleventh held-out set's gossip round passed `t - 1`, which a parameter
+  // `uint3 t` captured: the variant did not compile).
+  g += in + "  nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block,\n" + in +
+       "      [&](uint3 nestor_t, uint3 nestor_b, dim3 nestor_bd, dim3 nestor_gd) {\n" + in + "    " + thread + "(" +
+       joinArgs(p.ls.argTexts, "nestor_t, nestor_b, nestor_bd, nestor_gd") + ");\n" + in + "  });\n" + p.ls.indent + "}";
   return g;
 }
 

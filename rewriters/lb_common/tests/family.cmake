@@ -150,6 +150,12 @@ function(nestor_lb_launch_template_cases rw)
   # the launch's arguments would default-construct in device code.
   nestor_dp_launch_after_includes_case(${rw})
   nestor_dp_argument_record_refusals(${rw})
+  # The launch's arguments name the parent's locals `t`, `b`, `bd` and `gd`:
+  # the small launch run in the parent thread must pass those, not the
+  # template's own names (a held-out gossip round's `t - 1` did not compile).
+  file(RELATIVE_PATH fx "${PROJECT_SOURCE_DIR}" "${CMAKE_CURRENT_FUNCTION_LIST_DIR}")
+  nestor_rewrite_case(templates/launch_names.${rw_name} INPUT ${fx}/launch_names.cu AT "^names" APPLY ${rw}
+    PARAMS lb_threshold=32)
 endfunction()
 
 # Refusals of a launch template on launch_refusals.cu: a child with __shared__

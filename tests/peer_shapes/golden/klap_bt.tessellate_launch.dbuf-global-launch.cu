@@ -98,8 +98,9 @@ __global__ void bt_tessellate(const BezierLine *lines, unsigned n, unsigned *cou
       if ((nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 64ull ||
            (unsigned long long)(count) < 64ull) ||
           !nestor::tmpl::push_launch(nestor_lq.large, nestor_item))
-        nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
-          bt_compute_points_nestor_thread(lines, line, count, points, t, b, bd, gd);
+        nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block,
+            [&](uint3 nestor_t, uint3 nestor_b, dim3 nestor_bd, dim3 nestor_gd) {
+          bt_compute_points_nestor_thread(lines, line, count, points, nestor_t, nestor_b, nestor_bd, nestor_gd);
         });
     } // peer-site: tessellate_launch
   }

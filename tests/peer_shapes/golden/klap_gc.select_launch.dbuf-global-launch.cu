@@ -95,8 +95,9 @@ __global__ void gc_select(unsigned n, const unsigned *row_start, const unsigned 
         if ((nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 64ull ||
              (unsigned long long)(degree) < 64ull) ||
             !nestor::tmpl::push_launch(nestor_lq.large, nestor_item))
-          nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
-            gc_check_neighbours_nestor_thread(v, row_start, adjacency, color, is_max, t, b, bd, gd);
+          nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block,
+              [&](uint3 nestor_t, uint3 nestor_b, dim3 nestor_bd, dim3 nestor_gd) {
+            gc_check_neighbours_nestor_thread(v, row_start, adjacency, color, is_max, nestor_t, nestor_b, nestor_bd, nestor_gd);
           });
       } // peer-site: select_launch
   }

@@ -92,8 +92,9 @@ __device__ __forceinline__ void mst_find_nestor_body(unsigned n, const unsigned 
         if ((nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 64ull ||
              (unsigned long long)(degree) < 64ull) ||
             !nestor_held.hold(nestor_item))
-          nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
-            mst_find_edges_nestor_thread(v, row_start, adjacency, weight, comp, best, t, b, bd, gd);
+          nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block,
+              [&](uint3 nestor_t, uint3 nestor_b, dim3 nestor_bd, dim3 nestor_gd) {
+            mst_find_edges_nestor_thread(v, row_start, adjacency, weight, comp, best, nestor_t, nestor_b, nestor_bd, nestor_gd);
           });
       } // peer-site: find_launch
   }

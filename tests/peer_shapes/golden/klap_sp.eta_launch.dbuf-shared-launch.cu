@@ -82,8 +82,9 @@ __device__ __forceinline__ void sp_update_eta_nestor_body(const unsigned *clause
       if ((nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 64ull ||
            (unsigned long long)(count) < 64ull) ||
           !nestor_held.hold(nestor_item))
-        nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
-          sp_clause_messages_nestor_thread(var, negated, survey, begin, count, message, t, b, bd, gd);
+        nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block,
+            [&](uint3 nestor_t, uint3 nestor_b, dim3 nestor_bd, dim3 nestor_gd) {
+          sp_clause_messages_nestor_thread(var, negated, survey, begin, count, message, nestor_t, nestor_b, nestor_bd, nestor_gd);
         });
     } // peer-site: eta_launch
   }

@@ -79,8 +79,9 @@ __global__ void ns_parent(const unsigned* offsets, const unsigned* targets, unsi
         if ((nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 32ull ||
              (unsigned long long)(degree) < 32ull) ||
             !nestor::tmpl::push_launch(nestor_lq.large, nestor_item))
-          nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
-            ns_child_nestor_thread(targets, first, degree, &sums[v], t, b, bd, gd);
+          nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block,
+              [&](uint3 nestor_t, uint3 nestor_b, dim3 nestor_bd, dim3 nestor_gd) {
+            ns_child_nestor_thread(targets, first, degree, &sums[v], nestor_t, nestor_b, nestor_bd, nestor_gd);
           });
       }
     }

@@ -120,8 +120,9 @@ __global__ void sssp_parent(const unsigned* offsets, const unsigned* targets, co
         if ((nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 64ull ||
              (unsigned long long)(cols * rows) < 64ull) ||
             !nestor::tmpl::push_launch(nestor_lq.large, nestor_item))
-          nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
-            sssp_child_nestor_thread(targets, weights, first, degree, dist_v, dist, next_active, changed, t, b, bd, gd);
+          nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block,
+              [&](uint3 nestor_t, uint3 nestor_b, dim3 nestor_bd, dim3 nestor_gd) {
+            sssp_child_nestor_thread(targets, weights, first, degree, dist_v, dist, next_active, changed, nestor_t, nestor_b, nestor_bd, nestor_gd);
           });
       }
     }

@@ -54,8 +54,9 @@ __global__ void sssp_step(const int *offsets, const int *dst, int *dist, int n, 
     if ((nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 64ull ||
          (unsigned long long)(degree) < 64ull) ||
         !nestor::tmpl::push_launch(nestor_lq.large, nestor_item))
-      nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
-        relax_nestor_thread(dst, dist, offsets[v], degree, dist[v], t, b, bd, gd);
+      nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block,
+          [&](uint3 nestor_t, uint3 nestor_b, dim3 nestor_bd, dim3 nestor_gd) {
+        relax_nestor_thread(dst, dist, offsets[v], degree, dist[v], nestor_t, nestor_b, nestor_bd, nestor_gd);
       });
   }
 }

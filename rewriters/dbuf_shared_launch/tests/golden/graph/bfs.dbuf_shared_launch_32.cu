@@ -90,8 +90,9 @@ __device__ __forceinline__ void bfs_parent_nestor_body(unsigned* levels, const u
           if ((nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 32ull ||
                (unsigned long long)(num_nbr) < 32ull) ||
               !nestor_held.hold(nestor_item))
-            nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
-              bfs_child_nestor_thread(levels, targets, curr, nbr_off, num_nbr, changed, t, b, bd, gd);
+            nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block,
+                [&](uint3 nestor_t, uint3 nestor_b, dim3 nestor_bd, dim3 nestor_gd) {
+              bfs_child_nestor_thread(levels, targets, curr, nbr_off, num_nbr, changed, nestor_t, nestor_b, nestor_bd, nestor_gd);
             });
         }
       }

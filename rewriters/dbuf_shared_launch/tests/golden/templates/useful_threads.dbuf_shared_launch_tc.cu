@@ -61,8 +61,9 @@ __device__ __forceinline__ void triangles_nestor_body(const int *offsets, const 
       if ((nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 64ull ||
            (unsigned long long)(count) < 64ull) ||
           !nestor_held.hold(nestor_item))
-        nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
-          count_common_nestor_thread(adj + offsets[v], adj, out, count, t, b, bd, gd);
+        nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block,
+            [&](uint3 nestor_t, uint3 nestor_b, dim3 nestor_bd, dim3 nestor_gd) {
+          count_common_nestor_thread(adj + offsets[v], adj, out, count, nestor_t, nestor_b, nestor_bd, nestor_gd);
         });
     }
   }

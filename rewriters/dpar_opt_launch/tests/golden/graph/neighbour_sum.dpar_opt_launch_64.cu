@@ -80,8 +80,9 @@ __device__ __forceinline__ void ns_parent_nestor_body(const unsigned* offsets, c
         if ((nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 64ull ||
              (unsigned long long)(degree) < 64ull) ||
             !nestor_held.hold(nestor_item))
-          nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
-            ns_child_nestor_thread(targets, first, degree, &sums[v], t, b, bd, gd);
+          nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block,
+              [&](uint3 nestor_t, uint3 nestor_b, dim3 nestor_bd, dim3 nestor_gd) {
+            ns_child_nestor_thread(targets, first, degree, &sums[v], nestor_t, nestor_b, nestor_bd, nestor_gd);
           });
       }
     }

@@ -69,8 +69,9 @@ __device__ __forceinline__ void runtime_parent_nestor_body(const unsigned *off, 
     if ((nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 64ull ||
          (unsigned long long)(off[r + 1] - off[r]) < 64ull) ||
         !nestor_held.hold(nestor_item))
-      nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
-        add_child_nestor_thread(out, off[r], off[r + 1] - off[r], t, b, bd, gd);
+      nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block,
+          [&](uint3 nestor_t, uint3 nestor_b, dim3 nestor_bd, dim3 nestor_gd) {
+        add_child_nestor_thread(out, off[r], off[r + 1] - off[r], nestor_t, nestor_b, nestor_bd, nestor_gd);
       });
   }
 }

@@ -48,8 +48,9 @@ __global__ void rows_parent(float *v, const int *offsets, int rows, nestor::tmpl
       nestor_item.nestor_block = nestor_block;
       if (!nestor::tmpl::push_launch((nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 64ull ||
            (unsigned long long)(len) < 64ull) ? nestor_lq.small : nestor_lq.large, nestor_item))
-        nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
-          add_one_nestor_thread(v + offsets[r], len, t, b, bd, gd);
+        nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block,
+            [&](uint3 nestor_t, uint3 nestor_b, dim3 nestor_bd, dim3 nestor_gd) {
+          add_one_nestor_thread(v + offsets[r], len, nestor_t, nestor_b, nestor_bd, nestor_gd);
         });
     }
   }

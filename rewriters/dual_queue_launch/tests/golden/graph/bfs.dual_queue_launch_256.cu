@@ -97,8 +97,9 @@ __global__ void bfs_parent(unsigned* levels, const unsigned* offsets, const unsi
           nestor_item.nestor_block = nestor_block;
           if (!nestor::tmpl::push_launch((nestor::tmpl::detail::volume(nestor_grid) * nestor::tmpl::detail::volume(nestor_block) < 256ull ||
                (unsigned long long)(num_nbr) < 256ull) ? nestor_lq.small : nestor_lq.large, nestor_item))
-            nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block, [&](uint3 t, uint3 b, dim3 bd, dim3 gd) {
-              bfs_child_nestor_thread(levels, targets, curr, nbr_off, num_nbr, changed, t, b, bd, gd);
+            nestor::tmpl::run_launch_in_thread(nestor_grid, nestor_block,
+                [&](uint3 nestor_t, uint3 nestor_b, dim3 nestor_bd, dim3 nestor_gd) {
+              bfs_child_nestor_thread(levels, targets, curr, nbr_off, num_nbr, changed, nestor_t, nestor_b, nestor_bd, nestor_gd);
             });
         }
       }

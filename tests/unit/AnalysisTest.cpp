@@ -42,6 +42,13 @@ std::string errorOf(const std::string &path) {
   auto tu = analyzeFile(path, AnalysisOptions{});
   return tu ? "" : llvm::toString(tu.takeError());
 }
+
+/// A loop's accesses by their spelling, `array[index]`.
+std::map<std::string, const ArrayAccess *> accessesBySpelling(const LoopSite &l) {
+  std::map<std::string, const ArrayAccess *> by;
+  for (const ArrayAccess &a : l.accesses) by[a.array + "[" + a.index + "]"] = &a;
+  return by;
+}
 } // namespace
 
 TEST(Analysis, BadInputsGiveClearErrors) {
@@ -416,8 +423,7 @@ TEST(Analysis, AGatherThroughALocalOfTheBodyIsIndirect) {
   ASSERT_TRUE(bool(tu));
   const FileModel &m = (*tu)->model();
   ASSERT_EQ(m.loops.size(), 1u);
-  std::map<std::string, const ArrayAccess *> by;
-  for (const ArrayAccess &a : m.loops[0].accesses) by[a.array + "[" + a.index + "]"] = &a;
+  auto by = accessesBySpelling(m.loops[0]);
   ASSERT_TRUE(by.count("px[jj]") && by.count("px[nbr[k]]") && by.count("nbr[k]") && by.count("v[start[i] + k - start[i]]"));
   EXPECT_TRUE(by["px[jj]"]->indirect) << "through two locals";
   EXPECT_TRUE(by["px[nbr[k]]"]->indirect);
@@ -488,8 +494,7 @@ TEST(Analysis, AFlattenedRowIsTheSameAcrossAWarp) {
   ASSERT_TRUE(bool(tu));
   const FileModel &m = (*tu)->model();
   ASSERT_EQ(m.loops.size(), 1u);
-  std::map<std::string, const ArrayAccess *> by;
-  for (const ArrayAccess &a : m.loops[0].accesses) by[a.array + "[" + a.index + "]"] = &a;
+  auto by = accessesBySpelling(m.loops[0]);
   ASSERT_TRUE(by.count("sig[i]") && by.count("sig[i + lag]") && by.count("x[pair * len + i]"));
   EXPECT_FALSE(by["sig[i]"]->dependsOnThread) << "one row for the warp, and `i` steps alike in every lane";
   EXPECT_TRUE(by["sig[i + lag]"]->dependsOnThread);

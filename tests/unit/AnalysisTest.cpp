@@ -473,6 +473,37 @@ TEST(Analysis, ALoopBoundThatNamesAMacroIsSizedWithTheMacroExpanded) {
                           [](const std::string &a) { return a.find("trip count") != std::string::npos; }));
 }
 
+TEST(Analysis, AMacroBoundTheSizesCannotReadIsStillAssumedAndSaid) {
+  // `HALO` expands to a sizeof: neither the source text nor the expansion
+  // is something mapping.sizes evaluates, so the trip count is assumed, as
+  // before, and the assumption names the loop's key.
+  TempDir d;
+  AnalysisOptions o;
+  o.flags.cudaPath = "none";
+  auto tu = analyzeFile(d.file("halo.cu", "#define HALO ((int)sizeof(float4))\n"
+                                          "__global__ void k(const float *x, float *y, int n, int len) {\n"
+                                          "  int r = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                          "  if (r >= n) return;\n"
+                                          "  float s = 0;\n"
+                                          "  for (int k = 0; k < len - HALO; ++k) s += x[r * len + k];\n"
+                                          "  y[r] = s;\n"
+                                          "}\n"
+                                          "void host(const float *x, float *y, int n, int len) { k<<<(n + 127) / 128, 128>>>(x, y, n, len); }\n"),
+                        o);
+  ASSERT_TRUE(bool(tu));
+  const FileModel &m = (*tu)->model();
+  ASSERT_EQ(m.loops.size(), 1u);
+  EXPECT_NE(m.loops[0].upperBoundExpanded.find("sizeof"), std::string::npos) << m.loops[0].upperBoundExpanded;
+  MappingConfig cfg;
+  cfg.gpu = *gpuTargetNamed("h100");
+  cfg.sizes = {{"n", 1 << 20}, {"len", 64}};
+  auto t = rankMappingsOf(m, cfg, false, m.loops[0].id);
+  ASSERT_TRUE(t);
+  EXPECT_TRUE(std::any_of(t->assumptions.begin(), t->assumptions.end(), [](const std::string &a) {
+    return a.find("trip count") != std::string::npos && a.find("halo.cu:6") != std::string::npos;
+  }));
+}
+
 TEST(Analysis, AFlattenedRowIsTheSameAcrossAWarp) {
   // `s = t / maxlag` is a row the warp's lanes share; `lag = t % maxlag` a
   // column that steps by one from lane to lane. The tenth held-out set's

@@ -85,8 +85,10 @@ bool FunctionScanner::variesAcrossLanes(const Expr *e, unsigned depth) const {
     const BinaryOperatorKind op = bo->getOpcode();
     if ((op == BO_Div || op == BO_Shr) && variance_.of(bo->getRHS()) != Variance::ThreadVarying) {
       std::optional<llvm::APSInt> c =
-          bo->getRHS()->isValueDependent() ? std::nullopt : bo->getRHS()->getIntegerConstantExpr(fd_->getASTContext());
-      const bool wide = !c || (op == BO_Div ? c->getExtValue() >= 32 : c->getExtValue() >= 5);
+          bo->getRHS()->isValueDependent() ? std::nullopt : bo->getRHS()->getIntegerConstantExpr(ctx_);
+      // getLimitedValue, not getExtValue: an unsigned constant past INT64_MAX
+      // must not trip APSInt's assertion.
+      const bool wide = !c || (!c->isNegative() && c->getLimitedValue() >= (op == BO_Div ? 32u : 5u));
       if (wide) return false;
     }
   }

@@ -518,7 +518,8 @@ TEST(Analysis, AFlattenedRowIsTheSameAcrossAWarp) {
                                          "  const int s = t / maxlag, lag = t % maxlag, pair = t / 2;\n"
                                          "  const float *sig = x + (size_t)s * len;\n"
                                          "  float acc = 0;\n"
-                                         "  for (int i = 0; i < len - lag; ++i) acc += sig[i] * sig[i + lag] + x[pair * len + i];\n"
+                                         "  for (int i = 0; i < len - lag; ++i)\n"
+                                         "    acc += sig[i] * sig[i + lag] + x[pair * len + i] + x[(t / 0x8000000000000000ull) * len + i];\n"
                                          "  acf[t] = acc;\n"
                                          "}\n"),
                         o);
@@ -532,6 +533,9 @@ TEST(Analysis, AFlattenedRowIsTheSameAcrossAWarp) {
   EXPECT_TRUE(by["sig[i + lag]"]->threadContiguous) << "lag = t % maxlag: consecutive lanes, consecutive elements";
   // `t / 2` changes every second lane: still a row per pair of lanes.
   EXPECT_TRUE(by["x[pair * len + i]"]->dependsOnThread);
+  // A divisor past INT64_MAX (unsigned) is read without overflow: a wide row.
+  ASSERT_TRUE(by.count("x[(t / 0x8000000000000000ull) * len + i]"));
+  EXPECT_FALSE(by["x[(t / 0x8000000000000000ull) * len + i]"]->dependsOnThread);
 }
 
 TEST(Analysis, AThreadOffsetPointerBaseMakesTheAccessPerThread) {

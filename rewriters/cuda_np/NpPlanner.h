@@ -319,6 +319,11 @@ private:
   /// (a braced scalar's one value), or nullptr where its text cannot be
   /// wrapped in place: written inside a macro together with the declarator.
   const Expr *wrappableInit(const VarDecl *vd) const;
+  /// The value a thread that is not the master gives a master-only local
+  /// (`(guard ? (T)(init) : idle)`): zero for a scalar; `T{}` for a struct
+  /// the runtime can move between threads word by word (read_from_master:
+  /// shuffles or shared-memory slots). "" with `why` set where neither.
+  std::string idleValueOf(clang::QualType t, std::string &why) const;
   /// Why a declarator's initialiser is not wrappable (wrappableInit: nullptr).
   static std::string unwrappableInitReason(const VarDecl *vd) {
     return "the initialiser of '" + vd->getNameAsString() +

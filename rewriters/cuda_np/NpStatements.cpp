@@ -196,6 +196,53 @@ const Expr *NpPlanner::wrappableInit(const VarDecl *vd) const {
   return init;
 }
 
+std::string NpPlanner::idleValueOf(QualType t, std::string &why) const {
+  if (std::string zero = zeroOf(t, ctx_); !zero.empty()) return zero;
+  // A struct copied whole out of memory before the loop (`const Particle me
+  // = p[i];`, `float4 v = pos[i];`), as real kernels write it: the master
+  // computes it and its slaves read the master's copy. The runtime moves it
+  // in 32-bit words (np.cuh: shuffles, or one shared-memory slot per thread
+  // on y), so it must be trivially copyable; its idle value `T{}` must run
+  // no code; and its slots must stay small (inter-warp: sizeof(T) per
+  // thread of the block in static shared memory).
+  constexpr uint64_t kMaxMovedBytes = 32;
+  const auto *rd = t->getAsCXXRecordDecl();
+  if (!rd || t->isDependentType()) {
+    why = "is not a scalar or a struct";
+    return "";
+  }
+  if (!rd->hasDefinition() || t->isIncompleteType()) {
+    why = "has an incomplete type";
+    return "";
+  }
+  if (rd->isUnion() || rd->isLambda()) {
+    why = rd->isUnion() ? "is a union, which CUDA-NP does not move between threads"
+                        : "is a lambda, which CUDA-NP does not move between threads";
+    return "";
+  }
+  if (!rd->isTriviallyCopyable()) {
+    why = "is a struct that is not trivially copyable (a user-written copy, move or destructor): CUDA-NP moves it "
+          "between threads word by word";
+    return "";
+  }
+  if (!rd->hasTrivialDefaultConstructor() && !rd->isAggregate()) {
+    why = "is a struct whose default constructor is user-written: the threads that are not its master would run it";
+    return "";
+  }
+  const std::string type = typeText(t, ctx_);
+  if (!rd->getIdentifier() && !rd->getTypedefNameForAnonDecl()) {
+    why = "is of an unnamed struct type, which the rewritten code cannot name";
+    return "";
+  }
+  const uint64_t bytes = ctx_.getTypeSizeInChars(t).getQuantity();
+  if (bytes > kMaxMovedBytes) {
+    why = "is a struct of " + std::to_string(bytes) + " bytes, over the " + std::to_string(kMaxMovedBytes) +
+          " bytes CUDA-NP moves between threads; copy the fields the loop reads into scalar locals";
+    return "";
+  }
+  return type + "{}";
+}
+
 bool NpPlanner::sequentialStatement(const Stmt *s, bool &masterWrote, int depth) {
   const SourceSpan at = spanOf(s, ctx_);
   if (isa<NullStmt>(s)) return true;
@@ -215,8 +262,9 @@ bool NpPlanner::sequentialStatement(const Stmt *s, bool &masterWrote, int depth)
         return fail("a declaration outside the parallel loops synchronises or uses warp intrinsics", at);
       if (isUniform(fx) && !fx.memWrite && fx.writes.empty()) { masterOnly_[vd] = false; continue; }
       if (vd->getType()->isReferenceType()) return fail("reference '" + vd->getNameAsString() + "'", at);
-      std::string zero = zeroOf(vd->getType(), ctx_);
-      if (zero.empty()) return fail("'" + vd->getNameAsString() + "' is not a scalar", at);
+      std::string notMovable;
+      std::string zero = idleValueOf(vd->getType(), notMovable);
+      if (zero.empty()) return fail("'" + vd->getNameAsString() + "' " + notMovable, at);
       // Each declarator of a multi-variable declaration (`float a = lo[i],
       // *p = q;`) is wrapped on its own, with its own type: the declarators
       // run in order, so one that reads an earlier one (master-only by now)

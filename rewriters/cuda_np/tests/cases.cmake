@@ -162,6 +162,33 @@ nestor_rewrite_refusal(loops.np_split_decl_reference INPUT ${split_refusals_in} 
 nestor_rewrite_refusal(loops.np_split_decl_loop_header INPUT ${split_refusals_in} AT "^header_pair" APPLY np
   EXPECT "the loop is not a canonical counted loop")
 
+# Whole structs copied into locals (tests/fixtures/loops/struct_copy.cu): a
+# const struct before the loop, broadcast from the master (a gathered one
+# inside the loop stays each slave's own); a float4 the master changes before
+# the loop; a struct read after the loop too.
+foreach(entry "force|for (int k = start[i]|neighbour_force(" "drift|for (int k = start[i]|drift_sum("
+    "bounds|for (int k = b.lo|bounded_mass(")
+  string(REPLACE "|" ";" parts "${entry}")
+  list(GET parts 0 what)
+  list(GET parts 1 at)
+  list(GET parts 2 after)
+  foreach(cfg inter_4 intra_8)
+    string(REPLACE "_" ";" cp ${cfg})
+    list(GET cp 0 type)
+    list(GET cp 1 s)
+    nestor_rewrite_case(loops/struct_copy.${what}_np_${cfg} INPUT ${loops_fx}/struct_copy.cu AT "${at}" AFTER "${after}"
+      APPLY np PARAMS slaves=${s} np_type=${type} ${loops_inc})
+  endforeach()
+endforeach()
+# The structs still refused (rewriters/cuda_np/tests/struct_copy_refusals.cu).
+set(struct_refusals_in rewriters/cuda_np/tests/struct_copy_refusals.cu)
+nestor_rewrite_refusal(loops.np_struct_copy_user_copy INPUT ${struct_refusals_in} AT "^counted_copy" APPLY np
+  EXPECT "struct_copy_refusals.cu:19:3: 'c' is a struct that is not trivially copyable")
+nestor_rewrite_refusal(loops.np_struct_copy_too_wide INPUT ${struct_refusals_in} AT "^wide_copy" APPLY np
+  EXPECT "struct_copy_refusals.cu:35:3: 'r' is a struct of 48 bytes, over the 32 bytes")
+nestor_rewrite_refusal(loops.np_struct_copy_union INPUT ${struct_refusals_in} AT "^union_copy" APPLY np
+  EXPECT "struct_copy_refusals.cu:51:3: 'b' is a union")
+
 # Refusals, each with its reason, at the loop of the kernel named by AFTER.
 set(refusals_fx ${loops_fx}/refusals.cu)
 nestor_rewrite_refusal(loops.launched_elsewhere INPUT ${refusals_fx} AT "${each_j}"

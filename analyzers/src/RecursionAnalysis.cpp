@@ -563,8 +563,15 @@ private:
         return no("a pre-order statement reads " + *fx.threadIds.begin() +
                       ": the rewrites run each child's statements in another thread",
                   s);
-      if (fx.reads.count(m_.slot) || fx.writes.count(m_.slot))
-        return no("a pre-order statement uses the slot '" + m_.shape.slotVar + "': the rewrites have no such slot", s);
+      // The slot read (the child's position among its siblings) is passed
+      // to the child's statements; written, it would change which child the
+      // next statements see.
+      if (fx.writes.count(m_.slot))
+        return no("a pre-order statement writes the slot '" + m_.shape.slotVar + "'", s);
+      if (fx.reads.count(m_.slot)) {
+        m_.preReadsSlot = true;
+        m_.slotRelative = relativeIndex_;
+      }
       for (const VarDecl *w : fx.writes)
         if (!declaredHere.count(w) && !fx.declared.count(w))
           return no("a pre-order statement writes '" + w->getNameAsString() +

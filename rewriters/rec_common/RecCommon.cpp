@@ -85,6 +85,14 @@ Applicability locateRecursion(const AnalyzedTU &tu, const RewriteTarget &t, RecT
 
 std::string callArgs(const std::vector<std::string> &args, const std::string &extra) { return dprw::joinArgs(args, extra); }
 
+std::string childArgs(const RecTarget &r, const std::vector<std::string> &args, const std::string &child,
+                      const std::string &absoluteSlot, const std::string &parent) {
+  if (!r.match.preReadsSlot) return callArgs(args, child);
+  const std::string slot = r.match.slotRelative ? "(" + absoluteSlot + ") - " + r.match.shape.offsets + "[" + parent + "]"
+                                                : absoluteSlot;
+  return callArgs(args, child + ", static_cast<" + r.slotType + ">(" + slot + ")");
+}
+
 std::vector<std::string> nextLevelArgs(const AnalyzedTU &tu, const RecTarget &r) {
   std::vector<std::string> out;
   for (const clang::Expr *a : r.match.selfCall->arguments()) out.push_back(textOf(a, tu.astContext()));
@@ -103,7 +111,11 @@ std::string statementText(const AnalyzedTU &tu, const clang::Stmt *s) {
 std::string edgeFunctions(const AnalyzedTU &tu, const RecTarget &r, bool hier) {
   const clang::ASTContext &ctx = tu.astContext();
   const std::string k = r.kernel->name;
-  const std::string params = callArgs(r.paramDecls, r.childType + " " + r.match.shape.childVar);
+  // The slot as a last parameter where the child's statements read it.
+  const std::string params = callArgs(r.paramDecls, r.childType + " " + r.match.shape.childVar +
+                                                        (r.match.preReadsSlot ? ", " + r.slotType + " " + r.match.shape.slotVar : ""));
+  // The condition never reads the slot (the analysis refuses that).
+  const std::string condParams = callArgs(r.paramDecls, r.childType + " " + r.match.shape.childVar);
   std::string pre;
   for (const clang::Stmt *s : r.match.pre) {
     std::string t = statementText(tu, s);
@@ -137,7 +149,7 @@ std::string edgeFunctions(const AnalyzedTU &tu, const RecTarget &r, bool hier) {
       decls += "  " + statementText(tu, s) + "\n";
     }
     out += "// Whether a child recurses: depends on the tree only, so a block may ask it of every\n// grandchild before any of their pre-order statements ran.\n"
-           "__device__ __forceinline__ bool " + k + "_nestor_recurses(" + params + ") {\n" + decls + "  return " + cond + ";\n}\n\n";
+           "__device__ __forceinline__ bool " + k + "_nestor_recurses(" + condParams + ") {\n" + decls + "  return " + cond + ";\n}\n\n";
   } else {
     out += "// One child: its pre-order statements, then whether it recurses (" + k + ", lines " +
            std::to_string(r.kernel->bodySpan.begin.line) + "-" + std::to_string(r.kernel->bodySpan.end.line) +

@@ -33,6 +33,13 @@ Applicability locateRecursion(const AnalyzedTU &tu, const RewriteTarget &t, RecT
 
 /// `name(params..., extra)` argument list texts.
 std::string callArgs(const std::vector<std::string> &args, const std::string &extra = "");
+/// The arguments of a child's pre-order function (`K_nestor_pre`,
+/// `K_nestor_visit`): `args`, the child, and where its statements read the
+/// slot, the slot's value: `absoluteSlot` (the child's index into the
+/// children array), less offsets[parent] where the original counts the
+/// children from 0.
+std::string childArgs(const RecTarget &r, const std::vector<std::string> &args, const std::string &child,
+                      const std::string &absoluteSlot, const std::string &parent);
 
 /// Device functions from the kernel's statements (see above). `hier` emits
 /// pre + recurses, else visit.

@@ -76,7 +76,8 @@ public:
            "    const unsigned nestor_f = nestor::rec::owner(nestor_first, nestor_nodes, nestor_p);\n"
            "    const " + nodeType + " " + node + " = nestor_frontier[nestor_f];\n"
            "    const " + r.childType + " " + child + " = " + kids + "[" + off + "[" + node + "] + (nestor_p - nestor_first[nestor_f])];\n"
-           "    if (" + k + "_nestor_visit(" + rec::callArgs(r.paramNames, child) + "))\n"
+           "    if (" + k + "_nestor_visit(" +
+           rec::childArgs(r, r.paramNames, child, off + "[" + node + "] + (nestor_p - nestor_first[nestor_f])", node) + "))\n"
            "      nestor::rec::push(nestor_next, nestor_next_count, static_cast<" + nodeType + ">(" + child + "));\n  }\n}\n\n";
     if (post)
       out += "// The post-order combination of one level's nodes, after every deeper level.\n"

@@ -69,7 +69,7 @@ public:
            " + 1];\n       nestor_slot += gridDim.x) {\n"
            "    const " + r.childType + " " + child + " = " + kids + "[nestor_slot];\n"
            "    if (threadIdx.x == 0) {\n"
-           "      " + k + "_nestor_pre(" + rec::callArgs(here, child) + ");\n"
+           "      " + k + "_nestor_pre(" + rec::childArgs(r, here, child, "nestor_slot", node) + ");\n"
            "      nestor_recurse = " + k + "_nestor_recurses(" + rec::callArgs(here, child) + ");\n"
            "      nestor_deeper = 0;\n    }\n    __syncthreads();\n"
            "    if (nestor_recurse) {\n"
@@ -86,7 +86,7 @@ public:
            "        // Every grandchild is a leaf of the recursion: this block does them.\n"
            "        for (" + r.slotType + " nestor_g = " + off + "[" + child + "] + threadIdx.x; nestor_g < " + off + "[" + child +
            " + 1]; nestor_g += blockDim.x)\n"
-           "          " + k + "_nestor_pre(" + rec::callArgs(next, kids + "[nestor_g]") + ");\n";
+           "          " + k + "_nestor_pre(" + rec::childArgs(r, next, kids + "[nestor_g]", "nestor_g", child) + ");\n";
     if (post)
       out += "        __syncthreads();\n"
              "        // The child's subtree is done: its post-order combination, in this block.\n"

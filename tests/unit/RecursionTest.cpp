@@ -195,6 +195,29 @@ TEST(Recursion, CountedChildrenWithTheLaunchInsideTheChildsStatements) {
   EXPECT_EQ(m.pre.size(), 3u);
 }
 
+// A child's statements that read its slot (its position among its
+// siblings): the rewrites pass it on, absolute or counted from 0 as the
+// original's slot is; one that writes it is refused.
+TEST(Recursion, TheChildsStatementsMayReadTheSlot) {
+  for (const char *program : {"dewey_labels", "dewey_labels_counted"}) {
+    auto tu = analyse(kSource + "/examples/trees/" + program + ".cu");
+    ASSERT_TRUE(tu);
+    const RecursionShape &r = shapeOf(*tu, program);
+    EXPECT_TRUE(r.supported) << program << ": " << r.reason;
+    RecursionMatch m = matchRecursion(tu->functionDecl(program), tu->astContext());
+    EXPECT_TRUE(m.preReadsSlot) << program;
+    EXPECT_EQ(m.slotRelative, std::string(program) == "dewey_labels_counted") << program;
+  }
+  auto tu = analyse(kSource + "/examples/trees/tree_levels.cu");
+  ASSERT_TRUE(tu);
+  EXPECT_FALSE(matchRecursion(tu->functionDecl("tree_levels"), tu->astContext()).preReadsSlot);
+  auto fx = analyse(kSource + "/tests/fixtures/recursion/refusals.cu");
+  ASSERT_TRUE(fx);
+  const RecursionShape &moves = shapeOf(*fx, "moves_slot");
+  EXPECT_FALSE(moves.supported);
+  EXPECT_NE(moves.reason.find("writes the slot 's' (line 118)"), std::string::npos) << moves.reason;
+}
+
 // The same form with one fault each: the reason names it.
 TEST(Recursion, CountedChildrenRefusalsNameTheConstruct) {
   auto tu = analyse(kSource + "/tests/fixtures/recursion/counted.cu");

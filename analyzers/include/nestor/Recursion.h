@@ -75,6 +75,13 @@ struct RecursionMatch {
   /// launch included, and `condition` is null. rec-flat replays them with
   /// `return true` for the launch; rec-hier refuses.
   bool launchInChildStatements = false;
+  /// A pre-order statement reads the slot (`depth[c] = depth[node] + (s -
+  /// offsets[node])`: the child's position among its siblings): the
+  /// rewrites pass it to the child's statements.
+  bool preReadsSlot = false;
+  /// The slot counts the children from 0 (`for (c = threadIdx.x; c <
+  /// offsets[node + 1] - offsets[node]; ...)`), not from offsets[node].
+  bool slotRelative = false;
 };
 
 /// Matches the recursion of `kernel` (a `__global__` definition that

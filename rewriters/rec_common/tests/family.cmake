@@ -16,7 +16,7 @@
 include_guard(GLOBAL)
 
 function(nestor_rec_programs out)
-  set(${out} descendants heights tree_levels tree_levels_serial PARENT_SCOPE)
+  set(${out} descendants heights tree_levels tree_levels_serial dewey_labels dewey_labels_counted PARENT_SCOPE)
 endfunction()
 
 # The site of a program's self-launch: the first launch of the kernel after
@@ -52,6 +52,8 @@ function(nestor_rec_template_cases rw)
     EXPECT "writes 'budget', declared outside the per-child part: state carried between siblings (line 12)")
   nestor_rewrite_refusal(recursion.${rw_name}_needs_result INPUT ${rec_fx} AT "needs_result<<<1, 32>>>" APPLY ${rw}
     EXPECT "needs the child's results before its grid has finished")
+  nestor_rewrite_refusal(recursion.${rw_name}_moves_slot INPUT ${rec_fx} AT "moves_slot<<<" APPLY ${rw}
+    EXPECT "a pre-order statement writes the slot 's' (line 118)")
   nestor_rewrite_refusal(recursion.${rw_name}_shared INPUT ${rec_fx} AT "with_shared<<<" APPLY ${rw}
     EXPECT "__shared__ 'seen'")
   nestor_rewrite_refusal(recursion.${rw_name}_barrier INPUT ${rec_fx} AT "with_barrier<<<" APPLY ${rw}

@@ -134,3 +134,14 @@ __global__ void serial_wide(const unsigned *off, const unsigned *kids, unsigned 
     serial_wide<<<1, 32>>>(off, kids, val, child);
   }
 }
+// The child's statements move the slot: which child the next statements see
+// would change. Refused (reading the slot is fine: examples/trees/dewey_labels.cu).
+__global__ void moves_slot(const unsigned *off, const unsigned *kids, unsigned *val, unsigned node) {
+  unsigned s = off[node] + blockIdx.x * blockDim.x + threadIdx.x;
+  if (s < off[node + 1]) {
+    unsigned child = kids[s];
+    s += 1;
+    val[child] = val[node] + s;
+    moves_slot<<<1, 32>>>(off, kids, val, child);
+  }
+}

@@ -137,22 +137,27 @@ nestor_rewrite_case(loops/nested_loop.np_intra_8 INPUT ${loops_fx}/nested_loop.c
 # memory; uniform, memory and the accumulator together; a pointer
 # declarator; const declarators, the second from the first, both broadcast),
 # and a scan's loop-body declaration becomes one declaration per declarator.
-set(split_fx ${loops_fx}/split_decl.cu)
-foreach(entry "window|for (int k = start[i]|in_window(" "scaled|for (int e = row[v]|scaled_rows("
-    "slot|for (int e = row[v]|to_slot(" "chained|sum += w[b + e]|window_sum("
-    "prefix|#pragma np parallel for scan(+:acc)|weighted_prefix(")
-  string(REPLACE "|" ";" parts "${entry}")
-  list(GET parts 0 what)
-  list(GET parts 1 at)
-  list(GET parts 2 after)
-  foreach(cfg inter_4 intra_8)
-    string(REPLACE "_" ";" cp ${cfg})
-    list(GET cp 0 type)
-    list(GET cp 1 s)
-    nestor_rewrite_case(loops/split_decl.${what}_np_${cfg} INPUT ${split_fx} AT "${at}" AFTER "${after}" APPLY np
-      PARAMS slaves=${s} np_type=${type} ${loops_inc})
+# np_inter4_intra8(<fixture> <entry>...): for each "what|AT|AFTER" entry, the
+# cases loops/<fixture>.<what>_np_inter_4 and _np_intra_8 on
+# tests/fixtures/loops/<fixture>.cu.
+function(np_inter4_intra8 fixture)
+  foreach(entry ${ARGN})
+    string(REPLACE "|" ";" parts "${entry}")
+    list(GET parts 0 what)
+    list(GET parts 1 at)
+    list(GET parts 2 after)
+    foreach(cfg inter_4 intra_8)
+      string(REPLACE "_" ";" cp ${cfg})
+      list(GET cp 0 type)
+      list(GET cp 1 s)
+      nestor_rewrite_case(loops/${fixture}.${what}_np_${cfg} INPUT ${loops_fx}/${fixture}.cu AT "${at}" AFTER "${after}"
+        APPLY np PARAMS slaves=${s} np_type=${type} ${loops_inc})
+    endforeach()
   endforeach()
-endforeach()
+endfunction()
+np_inter4_intra8(split_decl "window|for (int k = start[i]|in_window(" "scaled|for (int e = row[v]|scaled_rows("
+  "slot|for (int e = row[v]|to_slot(" "chained|sum += w[b + e]|window_sum("
+  "prefix|#pragma np parallel for scan(+:acc)|weighted_prefix(")
 # The forms still refused (rewriters/cuda_np/tests/split_decl_refusals.cu).
 set(split_refusals_in rewriters/cuda_np/tests/split_decl_refusals.cu)
 nestor_rewrite_refusal(loops.np_split_decl_macro INPUT ${split_refusals_in} AT "^macro_pair" APPLY np
@@ -166,20 +171,8 @@ nestor_rewrite_refusal(loops.np_split_decl_loop_header INPUT ${split_refusals_in
 # const struct before the loop, broadcast from the master (a gathered one
 # inside the loop stays each slave's own); a float4 the master changes before
 # the loop; a struct read after the loop too.
-foreach(entry "force|for (int k = start[i]|neighbour_force(" "drift|for (int k = start[i]|drift_sum("
-    "bounds|for (int k = b.lo|bounded_mass(")
-  string(REPLACE "|" ";" parts "${entry}")
-  list(GET parts 0 what)
-  list(GET parts 1 at)
-  list(GET parts 2 after)
-  foreach(cfg inter_4 intra_8)
-    string(REPLACE "_" ";" cp ${cfg})
-    list(GET cp 0 type)
-    list(GET cp 1 s)
-    nestor_rewrite_case(loops/struct_copy.${what}_np_${cfg} INPUT ${loops_fx}/struct_copy.cu AT "${at}" AFTER "${after}"
-      APPLY np PARAMS slaves=${s} np_type=${type} ${loops_inc})
-  endforeach()
-endforeach()
+np_inter4_intra8(struct_copy "force|for (int k = start[i]|neighbour_force(" "drift|for (int k = start[i]|drift_sum("
+  "bounds|for (int k = b.lo|bounded_mass(")
 # The structs still refused (rewriters/cuda_np/tests/struct_copy_refusals.cu).
 set(struct_refusals_in rewriters/cuda_np/tests/struct_copy_refusals.cu)
 nestor_rewrite_refusal(loops.np_struct_copy_user_copy INPUT ${struct_refusals_in} AT "^counted_copy" APPLY np

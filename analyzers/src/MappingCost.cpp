@@ -205,7 +205,7 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
     // (the third held-out set's Jacobi sweep over power-law rows: 16
     // intra-warp slaves first, measured 1.68x slower than 32, which are now
     // first), the best within the first three in 122 and 124.
-    if (a.shape == AccessShape::Gather && !a.cachedTwin) gatherMiss = std::max(gatherMiss, share / reuse);
+    if (a.shape == AccessShape::Gather) gatherMiss = std::max(gatherMiss, share / reuse);
     else miss = std::max(miss, share / (ownReuse > 0 ? ownReuse : reuse));
   }
   miss += gatherMiss;

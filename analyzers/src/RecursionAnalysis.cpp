@@ -47,10 +47,6 @@ private:
   /// node's own values (`start = offsets[node]`, `n = offsets[node + 1] -
   /// start`), which the loop's bounds and the child's index may name.
   std::vector<const Stmt *> leading_;
-  /// The loop counts children from 0 (`for (c = threadIdx.x; c < n; c +=
-  /// blockDim.x)`, `child = children[offsets[node] + c]`) instead of running
-  /// over the slots offsets[node] .. offsets[node + 1].
-  bool relativeIndex_ = false;
   /// Locals the kernel writes anywhere (a leading local written is not the node's value).
   std::set<const VarDecl *> kernelWrites_;
 
@@ -296,7 +292,7 @@ private:
     m_.shape.offsets = m_.offsets->getNameAsString();
     m_.shape.nodeParam = m_.node->getNameAsString();
     m_.oneBlockPerNode = !gridStride;
-    relativeIndex_ = true;
+    m_.slotRelative = true;
     perChild = statementsOf(fs->getBody());
     return true;
   }
@@ -446,7 +442,7 @@ private:
     const Expr *idx = nullptr;
     const ParmVarDecl *kids = vd && vd->getInit() ? subscriptParam(vd->getInit(), &idx) : nullptr;
     bool indexOk = kids && varOf(idx) == m_.slot;
-    if (kids && relativeIndex_) {
+    if (kids && m_.slotRelative) {
       // children[offsets[node] + c] (either order).
       std::vector<const Expr *> terms;
       additiveTerms(idx, terms);
@@ -568,10 +564,7 @@ private:
       // next statements see.
       if (fx.writes.count(m_.slot))
         return no("a pre-order statement writes the slot '" + m_.shape.slotVar + "'", s);
-      if (fx.reads.count(m_.slot)) {
-        m_.preReadsSlot = true;
-        m_.slotRelative = relativeIndex_;
-      }
+      if (fx.reads.count(m_.slot)) m_.preReadsSlot = true;
       for (const VarDecl *w : fx.writes)
         if (!declaredHere.count(w) && !fx.declared.count(w))
           return no("a pre-order statement writes '" + w->getNameAsString() +

@@ -216,8 +216,7 @@ std::string NpPlanner::idleValueOf(QualType t, std::string &why) const {
     return "";
   }
   if (rd->isUnion() || rd->isLambda()) {
-    why = rd->isUnion() ? "is a union, which CUDA-NP does not move between threads"
-                        : "is a lambda, which CUDA-NP does not move between threads";
+    why = std::string("is a ") + (rd->isUnion() ? "union" : "lambda") + ", which CUDA-NP does not move between threads";
     return "";
   }
   if (!rd->isTriviallyCopyable()) {
@@ -229,7 +228,6 @@ std::string NpPlanner::idleValueOf(QualType t, std::string &why) const {
     why = "is a struct whose default constructor is user-written: the threads that are not its master would run it";
     return "";
   }
-  const std::string type = typeText(t, ctx_);
   if (!rd->getIdentifier() && !rd->getTypedefNameForAnonDecl()) {
     why = "is of an unnamed struct type, which the rewritten code cannot name";
     return "";
@@ -240,7 +238,7 @@ std::string NpPlanner::idleValueOf(QualType t, std::string &why) const {
           " bytes CUDA-NP moves between threads; copy the fields the loop reads into scalar locals";
     return "";
   }
-  return type + "{}";
+  return typeText(t, ctx_) + "{}";
 }
 
 bool NpPlanner::sequentialStatement(const Stmt *s, bool &masterWrote, int depth) {

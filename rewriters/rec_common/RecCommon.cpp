@@ -111,11 +111,12 @@ std::string statementText(const AnalyzedTU &tu, const clang::Stmt *s) {
 std::string edgeFunctions(const AnalyzedTU &tu, const RecTarget &r, bool hier) {
   const clang::ASTContext &ctx = tu.astContext();
   const std::string k = r.kernel->name;
-  // The slot as a last parameter where the child's statements read it.
-  const std::string params = callArgs(r.paramDecls, r.childType + " " + r.match.shape.childVar +
-                                                        (r.match.preReadsSlot ? ", " + r.slotType + " " + r.match.shape.slotVar : ""));
-  // The condition never reads the slot (the analysis refuses that).
-  const std::string condParams = callArgs(r.paramDecls, r.childType + " " + r.match.shape.childVar);
+  // The condition never reads the slot (the analysis refuses that); the
+  // child's statements get it as a last parameter where they read it.
+  const std::string childParam = r.childType + " " + r.match.shape.childVar;
+  const std::string condParams = callArgs(r.paramDecls, childParam);
+  const std::string params =
+      r.match.preReadsSlot ? callArgs(r.paramDecls, childParam + ", " + r.slotType + " " + r.match.shape.slotVar) : condParams;
   std::string pre;
   for (const clang::Stmt *s : r.match.pre) {
     std::string t = statementText(tu, s);

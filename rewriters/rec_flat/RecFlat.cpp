@@ -60,6 +60,8 @@ public:
     const std::string off = s.offsets, kids = s.children;
     const std::string nodeType = r.match.node->getType().getUnqualifiedType().getAsString(ctx.getPrintingPolicy());
     const bool post = r.match.postKernel != nullptr;
+    // The slot of the thread's (frontier node, child) pair in the children array.
+    const std::string slot = off + "[" + node + "] + (nestor_p - nestor_first[nestor_f])";
     // The level kernels take the parameters but the node, which they read from the frontier.
     std::vector<std::string> fixedDecls, fixedNames;
     for (size_t i = 0; i < r.paramNames.size(); ++i)
@@ -75,9 +77,8 @@ public:
            "       nestor_p += gridDim.x * blockDim.x) {\n"
            "    const unsigned nestor_f = nestor::rec::owner(nestor_first, nestor_nodes, nestor_p);\n"
            "    const " + nodeType + " " + node + " = nestor_frontier[nestor_f];\n"
-           "    const " + r.childType + " " + child + " = " + kids + "[" + off + "[" + node + "] + (nestor_p - nestor_first[nestor_f])];\n"
-           "    if (" + k + "_nestor_visit(" +
-           rec::childArgs(r, r.paramNames, child, off + "[" + node + "] + (nestor_p - nestor_first[nestor_f])", node) + "))\n"
+           "    const " + r.childType + " " + child + " = " + kids + "[" + slot + "];\n"
+           "    if (" + k + "_nestor_visit(" + rec::childArgs(r, r.paramNames, child, slot, node) + "))\n"
            "      nestor::rec::push(nestor_next, nestor_next_count, static_cast<" + nodeType + ">(" + child + "));\n  }\n}\n\n";
     if (post)
       out += "// The post-order combination of one level's nodes, after every deeper level.\n"

@@ -80,7 +80,8 @@ struct RecursionMatch {
   /// rewrites pass it to the child's statements.
   bool preReadsSlot = false;
   /// The slot counts the children from 0 (`for (c = threadIdx.x; c <
-  /// offsets[node + 1] - offsets[node]; ...)`), not from offsets[node].
+  /// offsets[node + 1] - offsets[node]; c += blockDim.x)`, `child =
+  /// children[offsets[node] + c]`), not from offsets[node].
   bool slotRelative = false;
 };
 

@@ -467,8 +467,16 @@ void FunctionScanner::summarizeBody(const Stmt *loopStmt, const Stmt *body, cons
       loop.privatized.push_back(name);
       continue;
     }
-    std::string reason = u.op ? "'" + name + "' is updated across iterations and also read inside the loop"
-                              : "'" + name + "' is written in one iteration and read in a later one";
+    // A template's accumulator of a dependent type (`T s = 0; s += w[k];`):
+    // whether `+=` is the built-in one (a reduction) or a class's own
+    // depends on the instantiation, and the rewrite edits the one text
+    // every instantiation shares.
+    std::string reason = vd->getType()->isDependentType()
+                             ? "'" + name + "' has a type that depends on a template parameter ('" +
+                                   vd->getType().getAsString() +
+                                   "'): its update is no reduction the analysis can prove for every instantiation"
+                         : u.op ? "'" + name + "' is updated across iterations and also read inside the loop"
+                                : "'" + name + "' is written in one iteration and read in a later one";
     loop.carriedDependences.push_back({name, reason, u.firstSpan});
   }
   for (const VarDecl *vd : order)

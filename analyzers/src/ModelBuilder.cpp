@@ -41,6 +41,14 @@ void buildModel(AnalyzedTU &tu) {
     bool VisitFunctionDecl(FunctionDecl *fd) {
       if (!fd->doesThisDeclarationHaveABody()) return true;
       defs[fd->getCanonicalDecl()] = fd;
+      // An instantiation of a template (`scaled_rows<3>`, reported as a
+      // top-level declaration once Sema instantiates it) repeats its
+      // pattern's text: the model holds the pattern alone, whose analysis
+      // must hold for every type and value it may be instantiated with (a
+      // rewrite edits the one text they share). Holding both listed every
+      // template kernel and loop twice, and a rewrite at a loop's line found
+      // the pattern's loop in the instantiation's body.
+      if (fd->isTemplateInstantiation()) return true;
       if (sm.isWrittenInMainFile(sm.getFileLoc(fd->getLocation()))) out.push_back(fd);
       return true;
     }

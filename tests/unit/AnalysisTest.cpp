@@ -116,6 +116,44 @@ TEST(Analysis, ExclusiveOrderScanIsRecognised) {
   EXPECT_EQ(m.loops[1].carriedDependences[0].var, "e");
 }
 
+// A template kernel launched with two instantiations is one kernel with one
+// loop (its pattern): the instantiations repeat its text, and a rewrite edits
+// that text for all of them. An accumulator of the template's own type is no
+// proven reduction: `+=` may be a class's own in some instantiation.
+TEST(Analysis, ATemplateKernelIsModelledOnceByItsPattern) {
+  TempDir d;
+  AnalysisOptions o;
+  o.flags.cudaPath = "none";
+  auto tu = analyzeFile(d.file("tpl.cu", "template <int S> __global__ void rows(const int *st, const float *w, float *o) {\n"
+                                         "  int i = threadIdx.x; float s = 0.0f;\n"
+                                         "  for (int k = st[i]; k < st[i + 1]; ++k) s += w[k] * S;\n"
+                                         "  o[i] = s;\n"
+                                         "}\n"
+                                         "template <class T> __global__ void typed(const int *st, const T *w, T *o) {\n"
+                                         "  int i = threadIdx.x; T s = 0;\n"
+                                         "  for (int k = st[i]; k < st[i + 1]; ++k) s += w[k];\n"
+                                         "  o[i] = s;\n"
+                                         "}\n"
+                                         "void run(const int *st, const float *w, float *o) {\n"
+                                         "  rows<2><<<1, 32>>>(st, w, o); rows<3><<<1, 32>>>(st, w, o);\n"
+                                         "  typed<float><<<1, 32>>>(st, w, o);\n"
+                                         "}\n"),
+                        o);
+  ASSERT_TRUE(bool(tu));
+  const FileModel &m = (*tu)->model();
+  ASSERT_EQ(m.kernels.size(), 2u);
+  EXPECT_EQ(m.kernels[0].name, "rows");
+  EXPECT_EQ(m.kernels[0].launchedBy.size(), 2u);
+  ASSERT_EQ(m.loops.size(), 2u);
+  ASSERT_EQ(m.loops[0].reductions.size(), 1u);
+  EXPECT_EQ(m.loops[0].reductions[0].var, "s");
+  EXPECT_TRUE(m.loops[0].carriedDependences.empty());
+  EXPECT_TRUE(m.loops[1].reductions.empty());
+  ASSERT_EQ(m.loops[1].carriedDependences.size(), 1u);
+  EXPECT_NE(m.loops[1].carriedDependences[0].reason.find("depends on a template parameter ('T')"), std::string::npos)
+      << m.loops[1].carriedDependences[0].reason;
+}
+
 TEST(Analysis, WithoutToolkitDeviceLaunchesStillParse) {
   TempDir d;
   AnalysisOptions o;

@@ -182,6 +182,14 @@ nestor_rewrite_refusal(loops.np_struct_copy_too_wide INPUT ${struct_refusals_in}
 nestor_rewrite_refusal(loops.np_struct_copy_union INPUT ${struct_refusals_in} AT "^union_copy" APPLY np
   EXPECT "struct_copy_refusals.cu:51:3: 'b' is a union")
 
+# Template kernels (tests/fixtures/loops/template_kernels.cu): the pattern is
+# rewritten once for every instantiation, and every launch of one is reshaped.
+np_inter4_intra8(template_kernels "rows|for (int k = start[i]|scaled_rows("
+  "window|for (int k = -RADIUS|window_mean(")
+nestor_rewrite_refusal(loops.np_template_dependent_accumulator INPUT ${loops_fx}/template_kernels.cu
+  AT "for (int k = start[i]" AFTER "typed_rows(" APPLY np
+  EXPECT "template_kernels.cu:43:49: loop-carried dependence: 's' has a type that depends on a template parameter ('Real')")
+
 # Refusals, each with its reason, at the loop of the kernel named by AFTER.
 set(refusals_fx ${loops_fx}/refusals.cu)
 nestor_rewrite_refusal(loops.launched_elsewhere INPUT ${refusals_fx} AT "${each_j}"

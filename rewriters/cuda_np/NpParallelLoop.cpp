@@ -233,8 +233,9 @@ bool NpPlanner::parallelLoop(const ForStmt *fs, const LoopSite &ls, bool &master
         if (effects(vd->getInit()).reads.count(acc))
           return fail("'" + vd->getNameAsString() + "' reads the scan variable before its update: not a scan",
                       spanOf(stmts[j], ctx_));
-        const Expr *init = wrappableInit(vd);
-        if (!init) return fail(unwrappableInitReason(vd), spanOf(stmts[j], ctx_));
+        std::string unwrappable;
+        const Expr *init = wrappableInit(vd, unwrappable);
+        if (!init) return fail(unwrappable, spanOf(stmts[j], ctx_));
         out += "    " + typeText(vd->getType(), ctx_) + " " + vd->getNameAsString() + " = nestor_valid ? (" +
                editedExpr(init) + ") : " + zeroOf(vd->getType(), ctx_) + ";\n" + in;
       }

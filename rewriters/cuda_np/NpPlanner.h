@@ -316,19 +316,15 @@ private:
   bool enclosingFor(const ForStmt *fs, bool &masterWrote, int depth);
   bool sequentialStatement(const Stmt *s, bool &masterWrote, int depth);
   /// The part of `vd`'s initialiser that `(guard ? (T)(...) : 0)` goes around
-  /// (a braced scalar's one value), or nullptr where its text cannot be
-  /// wrapped in place: written inside a macro together with the declarator.
-  const Expr *wrappableInit(const VarDecl *vd) const;
+  /// (a braced scalar's one value), or nullptr with `why` set where its text
+  /// cannot be wrapped in place: a brace list of several values (a struct's
+  /// fields), or written inside a macro together with the declarator.
+  const Expr *wrappableInit(const VarDecl *vd, std::string &why) const;
   /// The value a thread that is not the master gives a master-only local
   /// (`(guard ? (T)(init) : idle)`): zero for a scalar; `T{}` for a struct
   /// the runtime can move between threads word by word (read_from_master:
   /// shuffles or shared-memory slots). "" with `why` set where neither.
   std::string idleValueOf(clang::QualType t, std::string &why) const;
-  /// Why a declarator's initialiser is not wrappable (wrappableInit: nullptr).
-  static std::string unwrappableInitReason(const VarDecl *vd) {
-    return "the initialiser of '" + vd->getNameAsString() +
-           "' is written inside a macro together with its declaration; expand the macro first";
-  }
   bool parallelLoop(const ForStmt *fs, const LoopSite &ls, bool &masterWrote);
   /// Does `s` contain (or is it) a loop chosen for distribution?
   bool enclosesParallel(const Stmt *s) const {

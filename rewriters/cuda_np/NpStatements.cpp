@@ -177,22 +177,32 @@ bool NpPlanner::enclosingFor(const ForStmt *fs, bool &masterWrote, int depth) {
   return true;
 }
 
-const Expr *NpPlanner::wrappableInit(const VarDecl *vd) const {
+const Expr *NpPlanner::wrappableInit(const VarDecl *vd, std::string &why) const {
   const Expr *init = vd->getInit();
   if (auto *ewc = dyn_cast<clang::ExprWithCleanups>(init)) init = ewc->getSubExpr();
+  const std::string name = "'" + vd->getNameAsString() + "'";
   // `T x{v}` and `T x = {v}` of a scalar: the one value inside the braces.
   if (auto *il = dyn_cast<clang::InitListExpr>(init->IgnoreImplicit())) {
-    if (il->getNumInits() != 1) return nullptr; // (a scalar's list holds one value)
+    // A struct's fields (`const Pair p = {lo[i], hi[i]};`): a brace list is
+    // no expression the guard can go around.
+    if (il->getNumInits() != 1) {
+      why = "the initialiser of " + name + " is a brace list of " + std::to_string(il->getNumInits()) +
+            " values; write it as an expression (`" + typeText(vd->getType().getUnqualifiedType(), ctx_) +
+            "{...}`) or assign the fields after the declaration";
+      return nullptr;
+    }
     init = il->getInit(0);
   }
   // The name and the initialiser written in this file, the initialiser after
   // the name: not both made by one macro (`DECL;`, `DECL(lo[i])`), where the
   // text around the initialiser is the macro's and one insertion could land
   // in several declarators.
-  if (vd->getLocation().isMacroID()) return nullptr;
-  if (fileRange(init->getSourceRange(), ctx_).isInvalid()) return nullptr;
   const SourceManager &sm = ctx_.getSourceManager();
-  if (posOf(vd->getLocation(), sm).offset >= spanOf(init, ctx_).begin.offset) return nullptr;
+  if (vd->getLocation().isMacroID() || fileRange(init->getSourceRange(), ctx_).isInvalid() ||
+      posOf(vd->getLocation(), sm).offset >= spanOf(init, ctx_).begin.offset) {
+    why = "the initialiser of " + name + " is written inside a macro together with its declaration; expand the macro first";
+    return nullptr;
+  }
   return init;
 }
 
@@ -267,8 +277,9 @@ bool NpPlanner::sequentialStatement(const Stmt *s, bool &masterWrote, int depth)
       // *p = q;`) is wrapped on its own, with its own type: the declarators
       // run in order, so one that reads an earlier one (master-only by now)
       // is wrapped too.
-      const Expr *init = wrappableInit(vd);
-      if (!init) return fail(unwrappableInitReason(vd), at);
+      std::string unwrappable;
+      const Expr *init = wrappableInit(vd, unwrappable);
+      if (!init) return fail(unwrappable, at);
       for (const VarDecl *w : fx.writes) {
         if (arrays_.count(w)) continue; // as a statement's write: the masters' copy
         if (isa<ParmVarDecl>(w))

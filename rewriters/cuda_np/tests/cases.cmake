@@ -181,6 +181,8 @@ nestor_rewrite_refusal(loops.np_struct_copy_too_wide INPUT ${struct_refusals_in}
   EXPECT "struct_copy_refusals.cu:35:3: 'r' is a struct of 48 bytes, over the 32 bytes")
 nestor_rewrite_refusal(loops.np_struct_copy_union INPUT ${struct_refusals_in} AT "^union_copy" APPLY np
   EXPECT "struct_copy_refusals.cu:51:3: 'b' is a union")
+nestor_rewrite_refusal(loops.np_struct_copy_brace_fields INPUT ${struct_refusals_in} AT "^brace_fields" APPLY np
+  EXPECT "struct_copy_refusals.cu:66:3: the initialiser of 'sp' is a brace list of 2 values")
 
 # Template kernels (tests/fixtures/loops/template_kernels.cu): the pattern is
 # rewritten once for every instantiation, and every launch of one is reshaped.

@@ -184,6 +184,11 @@ nestor_rewrite_refusal(loops.np_struct_copy_union INPUT ${struct_refusals_in} AT
 nestor_rewrite_refusal(loops.np_struct_copy_brace_fields INPUT ${struct_refusals_in} AT "^brace_fields" APPLY np
   EXPECT "struct_copy_refusals.cu:66:3: the initialiser of 'sp' is a brace list of 2 values")
 
+# Structs of bit-fields and of an over-aligned record, moved through their
+# object representation (tests/fixtures/loops/struct_layouts.cu).
+np_inter4_intra8(struct_layouts "packed|for (int k = start[i]|packed_weight("
+  "aligned|for (int k = start[i]|aligned_centre(")
+
 # Template kernels (tests/fixtures/loops/template_kernels.cu): the pattern is
 # rewritten once for every instantiation, and every launch of one is reshaped.
 np_inter4_intra8(template_kernels "rows|for (int k = start[i]|scaled_rows("

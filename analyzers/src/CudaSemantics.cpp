@@ -6,6 +6,7 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
@@ -69,6 +70,27 @@ bool isKernelFunction(const FunctionDecl *fd) { return fd && fd->hasAttr<CUDAGlo
 
 bool isDeviceCodeFunction(const FunctionDecl *fd) {
   return fd && (fd->hasAttr<CUDAGlobalAttr>() || fd->hasAttr<CUDADeviceAttr>());
+}
+
+const FunctionDecl *launchedKernel(const CUDAKernelCallExpr *launch) {
+  if (!launch) return nullptr;
+  if (const FunctionDecl *fd = launch->getDirectCallee()) return fd;
+  const Expr *callee = launch->getCallee()->IgnoreParenImpCasts();
+  if (auto *dre = dyn_cast<DeclRefExpr>(callee)) return dyn_cast<FunctionDecl>(dre->getDecl());
+  // `child<B><<<...>>>` in a template: an unresolved lookup whose one
+  // candidate is the function template `child`.
+  if (auto *ule = dyn_cast<UnresolvedLookupExpr>(callee)) {
+    const FunctionDecl *found = nullptr;
+    for (const NamedDecl *d : ule->decls()) {
+      const FunctionDecl *fd = nullptr;
+      if (auto *ftd = dyn_cast<FunctionTemplateDecl>(d->getUnderlyingDecl())) fd = ftd->getTemplatedDecl();
+      else fd = dyn_cast<FunctionDecl>(d->getUnderlyingDecl());
+      if (!fd || (found && found->getCanonicalDecl() != fd->getCanonicalDecl())) return nullptr;
+      found = fd;
+    }
+    return found;
+  }
+  return nullptr;
 }
 
 bool inCooperativeGroups(const Decl *d) {

@@ -20,10 +20,7 @@ void FunctionScanner::analyzeLaunch(const CUDAKernelCallExpr *kc, const Context 
   l.span = spanOf(kc, ctx_);
   l.deviceSide = deviceCode();
   l.parent = fd_->getNameAsString();
-  const FunctionDecl *child = kc->getDirectCallee();
-  if (!child)
-    if (auto *dre = dyn_cast<DeclRefExpr>(kc->getCallee()->IgnoreParenImpCasts()))
-      child = dyn_cast<FunctionDecl>(dre->getDecl());
+  const FunctionDecl *child = cuda::launchedKernel(kc);
   l.child = child ? child->getNameAsString() : textOf(kc->getCallee(), ctx_);
   const CallExpr *cfg = kc->getConfig();
   // Host launches configure through __cudaPushCallConfiguration(grid, block,
@@ -90,7 +87,7 @@ void judgeLaunches(AnalyzedTU &tu, FunctionIndex &index) {
   FileModel &model = tu.model();
   for (LaunchSite &l : model.launches) {
     const CUDAKernelCallExpr *kc = tu.launchExpr(l.id);
-    const FunctionDecl *child = kc ? kc->getDirectCallee() : nullptr;
+    const FunctionDecl *child = cuda::launchedKernel(kc);
     for (Kernel &k : model.kernels)
       if (k.name == l.child) k.launchedBy.push_back(l.id);
     l.serializable = true;

@@ -200,7 +200,7 @@ Applicability locateLaunch(const AnalyzedTU &tu, const RewriteTarget &t, LaunchS
   if (!out.call) return Applicability::no("the launch of " + site.child + " was not analysed", site.span);
   if (out.call->getBeginLoc().isMacroID() || out.call->getEndLoc().isMacroID())
     return Applicability::no("the launch of " + site.child + " is written inside a macro", site.span);
-  const FunctionDecl *callee = out.call->getDirectCallee();
+  const FunctionDecl *callee = cuda::launchedKernel(out.call);
   const FunctionDecl *def = nullptr;
   if (!callee || !callee->hasBody(def) || !def)
     return Applicability::no("the body of child kernel " + site.child + " is not in this file", site.span);

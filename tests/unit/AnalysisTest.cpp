@@ -154,6 +154,33 @@ TEST(Analysis, ATemplateKernelIsModelledOnceByItsPattern) {
       << m.loops[1].carriedDependences[0].reason;
 }
 
+// `child<B><<<...>>>` inside `template <int B> parent`: the callee is an
+// unresolved lookup until instantiation; the launch still names the child
+// kernel, which the launch counts and whose body the serialisability check
+// reads.
+TEST(Analysis, ALaunchOfATemplateWithTheParentsArgumentNamesItsKernel) {
+  TempDir d;
+  AnalysisOptions o;
+  o.flags.cudaPath = "none";
+  auto tu = analyzeFile(d.file("tdp.cu", "template <int B> __global__ void c(int *a, int n) {\n"
+                                         "  int j = blockIdx.x * blockDim.x + threadIdx.x; if (j < n) a[j] = 0;\n"
+                                         "}\n"
+                                         "template <int B> __global__ void p(int *a, int n) {\n"
+                                         "  c<B><<<(n + B - 1) / B, B>>>(a, n);\n"
+                                         "}\n"
+                                         "void run(int *a) { p<32><<<1, 1>>>(a, 10); }\n"),
+                        o);
+  ASSERT_TRUE(bool(tu));
+  const FileModel &m = (*tu)->model();
+  ASSERT_EQ(m.launches.size(), 2u);
+  EXPECT_EQ(m.launches[0].child, "c");
+  EXPECT_TRUE(m.launches[0].deviceSide);
+  EXPECT_TRUE(m.launches[0].serializable);
+  const Kernel *child = m.findKernel("c");
+  ASSERT_NE(child, nullptr);
+  EXPECT_EQ(child->launchedBy.size(), 1u);
+}
+
 TEST(Analysis, WithoutToolkitDeviceLaunchesStillParse) {
   TempDir d;
   AnalysisOptions o;

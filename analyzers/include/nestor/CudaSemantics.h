@@ -15,6 +15,7 @@
 
 namespace clang {
 class CallExpr;
+class CUDAKernelCallExpr;
 class DeclRefExpr;
 class Expr;
 class Decl;
@@ -75,6 +76,13 @@ bool isThreadVaryingCallName(llvm::StringRef name);
 bool isKernelFunction(const clang::FunctionDecl *fd);
 /// Code that runs on the device: `__global__` or `__device__`.
 bool isDeviceCodeFunction(const clang::FunctionDecl *fd);
+
+/// The kernel a launch statement launches: its callee, or, where the launch
+/// names a template with arguments that depend on the enclosing template's
+/// parameters (`child<B><<<...>>>` inside `template <int B> parent`), the
+/// one function template it names (its pattern). nullptr when the callee is
+/// a pointer or names no single function.
+const clang::FunctionDecl *launchedKernel(const clang::CUDAKernelCallExpr *launch);
 
 /// True for a declaration inside namespace `cooperative_groups`.
 bool inCooperativeGroups(const clang::Decl *d);

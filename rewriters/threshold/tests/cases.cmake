@@ -34,3 +34,7 @@ nestor_dp_argument_copy_cases(threshold)
 # reason; with nothing offered, the advice is to keep the original.
 nestor_rewrite_listed(dp.device_sync_mapping_not_made INPUT ${dp_fx}/device_sync.cu AT "^"
   EXPECT "threshold: not offered: device-side cudaDeviceSynchronize()")
+# A child template launched with the parent template's argument: the model
+# resolves the child (cuda::launchedKernel), the rewrites refuse templates.
+nestor_rewrite_listed(dp.template_child INPUT ${dp_fx}/template_child.cu AT "^"
+  EXPECT "threshold: not offered: child kernel count_hits is a template (not supported)")

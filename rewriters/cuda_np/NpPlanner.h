@@ -316,10 +316,12 @@ private:
   bool enclosingFor(const ForStmt *fs, bool &masterWrote, int depth);
   bool sequentialStatement(const Stmt *s, bool &masterWrote, int depth);
   /// The part of `vd`'s initialiser that `(guard ? (T)(...) : 0)` goes around
-  /// (a braced scalar's one value), or nullptr with `why` set where its text
-  /// cannot be wrapped in place: a brace list of several values (a struct's
-  /// fields), or written inside a macro together with the declarator.
-  const Expr *wrappableInit(const VarDecl *vd, std::string &why) const;
+  /// (a braced scalar's one value; a struct's brace list, with `listType` set
+  /// to the type the wrapper writes before it, where the caller takes one),
+  /// or nullptr with `why` set where its text cannot be wrapped in place: a
+  /// brace list the caller cannot take, or written inside a macro together
+  /// with the declarator.
+  const Expr *wrappableInit(const VarDecl *vd, std::string &why, std::string *listType = nullptr) const;
   /// The value a thread that is not the master gives a master-only local
   /// (`(guard ? (T)(init) : idle)`): zero for a scalar; `T{}` for a struct
   /// the runtime can move between threads word by word (read_from_master:

@@ -177,21 +177,25 @@ bool NpPlanner::enclosingFor(const ForStmt *fs, bool &masterWrote, int depth) {
   return true;
 }
 
-const Expr *NpPlanner::wrappableInit(const VarDecl *vd, std::string &why) const {
+const Expr *NpPlanner::wrappableInit(const VarDecl *vd, std::string &why, std::string *listType) const {
   const Expr *init = vd->getInit();
   if (auto *ewc = dyn_cast<clang::ExprWithCleanups>(init)) init = ewc->getSubExpr();
   const std::string name = "'" + vd->getNameAsString() + "'";
-  // `T x{v}` and `T x = {v}` of a scalar: the one value inside the braces.
   if (auto *il = dyn_cast<clang::InitListExpr>(init->IgnoreImplicit())) {
-    // A struct's fields (`const Pair p = {lo[i], hi[i]};`): a brace list is
-    // no expression the guard can go around.
-    if (il->getNumInits() != 1) {
+    if (vd->getType()->isScalarType() && il->getNumInits() == 1) {
+      // `T x{v}` and `T x = {v}` of a scalar: the one value inside the braces.
+      init = il->getInit(0);
+    } else if (listType && !vd->getType()->isScalarType()) {
+      // A struct's fields (`const Span s = {lo[i], hi[i]};`): the braces
+      // become the expression `Span{lo[i], hi[i]}` the guard goes around.
+      *listType = typeText(vd->getType().getUnqualifiedType(), ctx_);
+      init = il;
+    } else {
       why = "the initialiser of " + name + " is a brace list of " + std::to_string(il->getNumInits()) +
             " values; write it as an expression (`" + typeText(vd->getType().getUnqualifiedType(), ctx_) +
             "{...}`) or assign the fields after the declaration";
       return nullptr;
     }
-    init = il->getInit(0);
   }
   // The name and the initialiser written in this file, the initialiser after
   // the name: not both made by one macro (`DECL;`, `DECL(lo[i])`), where the
@@ -277,8 +281,8 @@ bool NpPlanner::sequentialStatement(const Stmt *s, bool &masterWrote, int depth)
       // *p = q;`) is wrapped on its own, with its own type: the declarators
       // run in order, so one that reads an earlier one (master-only by now)
       // is wrapped too.
-      std::string unwrappable;
-      const Expr *init = wrappableInit(vd, unwrappable);
+      std::string unwrappable, listType;
+      const Expr *init = wrappableInit(vd, unwrappable, &listType);
       if (!init) return fail(unwrappable, at);
       for (const VarDecl *w : fx.writes) {
         if (arrays_.count(w)) continue; // as a statement's write: the masters' copy
@@ -296,7 +300,7 @@ bool NpPlanner::sequentialStatement(const Stmt *s, bool &masterWrote, int depth)
       bool eager = liveInAnywhere_.count(vd) && vd->getType().isConstQualified();
       SourceSpan is = spanOf(init, ctx_);
       insert(is.begin.offset, std::string(eager ? G() + "::read_from_master" : "") + "(" + guard() + " ? (" +
-                                  typeText(vd->getType(), ctx_) + ")(");
+                                  typeText(vd->getType(), ctx_) + ")(" + listType);
       insert(is.end.offset, ") : " + zero + ")");
       masterOnly_[vd] = !eager;
       if (fx.memWrite || fx.impureCall) masterWrote = true;

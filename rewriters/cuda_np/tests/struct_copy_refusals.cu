@@ -55,38 +55,20 @@ __global__ void union_copy(const Bits *bits, const int *start, const float *w, f
   out[i] = s;
 }
 
-// A struct (here of a type declared in the kernel) initialised by a brace
-// list of its fields: no expression the master's guard can go around.
-__global__ void brace_fields(const float2 *ends, const int *start, const float *w, float *out, int n) {
-  struct Span {
-    float lo, hi;
-  };
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const Span sp = {ends[i].x, ends[i].y};
-  float s = 0.0f;
-  for (int k = start[i]; k < start[i + 1]; ++k) /*^brace_fields*/
-    s += w[k] * (sp.hi - sp.lo);
-  out[i] = s;
-}
-
 int main() {
   const int n = 1000;
   float *seed, *w, *out;
   int *start;
   Wide *rows;
   Bits *bits;
-  float2 *ends;
   cudaMalloc(&seed, n * sizeof(float));
   cudaMalloc(&w, n * sizeof(float));
   cudaMalloc(&out, n * sizeof(float));
   cudaMalloc(&start, (n + 1) * sizeof(int));
   cudaMalloc(&rows, n * sizeof(Wide));
   cudaMalloc(&bits, n * sizeof(Bits));
-  cudaMalloc(&ends, n * sizeof(float2));
   counted_copy<<<(n + 127) / 128, 128>>>(seed, start, w, out, n);
   wide_copy<<<(n + 127) / 128, 128>>>(rows, start, w, out, n);
   union_copy<<<(n + 127) / 128, 128>>>(bits, start, w, out, n);
-  brace_fields<<<(n + 127) / 128, 128>>>(ends, start, w, out, n);
   return cudaDeviceSynchronize() != cudaSuccess;
 }

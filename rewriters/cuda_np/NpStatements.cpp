@@ -182,18 +182,20 @@ const Expr *NpPlanner::wrappableInit(const VarDecl *vd, std::string &why, std::s
   if (auto *ewc = dyn_cast<clang::ExprWithCleanups>(init)) init = ewc->getSubExpr();
   const std::string name = "'" + vd->getNameAsString() + "'";
   if (auto *il = dyn_cast<clang::InitListExpr>(init->IgnoreImplicit())) {
-    if (vd->getType()->isScalarType() && il->getNumInits() == 1) {
-      // `T x{v}` and `T x = {v}` of a scalar: the one value inside the braces.
-      init = il->getInit(0);
-    } else if (listType && !vd->getType()->isScalarType()) {
+    const bool scalar = vd->getType()->isScalarType();
+    if (!scalar && listType) {
       // A struct's fields (`const Span s = {lo[i], hi[i]};`): the braces
       // become the expression `Span{lo[i], hi[i]}` the guard goes around.
       *listType = typeText(vd->getType().getUnqualifiedType(), ctx_);
       init = il;
+    } else if (scalar && il->getNumInits() == 1) {
+      // `T x{v}` and `T x = {v}` of a scalar: the one value inside the braces.
+      init = il->getInit(0);
     } else {
+      // An empty scalar list (`int x{}`), or a struct where the caller
+      // (the scan path: scalars only) takes no list.
       why = "the initialiser of " + name + " is a brace list of " + std::to_string(il->getNumInits()) +
-            " values; write it as an expression (`" + typeText(vd->getType().getUnqualifiedType(), ctx_) +
-            "{...}`) or assign the fields after the declaration";
+            " values, which is not wrapped here";
       return nullptr;
     }
   }

@@ -52,6 +52,8 @@ void FunctionScanner::analyzeLaunch(const CUDAKernelCallExpr *kc, const Context 
   std::string how;
   l.threads = inferChildThreads(grid, block, ctx_, how);
   l.threadsHow = how;
+  l.threadsByCeilingDivision = l.threads && how.find("ceiling division") != std::string::npos &&
+                               how.find("no ceiling division") == std::string::npos;
   l.enclosingLoops = ctx.loops;
   l.inBranch = ctx.inBranch;
   l.everyThreadMayLaunch = l.deviceSide && !ctx.singleThreadGuard;

@@ -263,7 +263,7 @@ std::optional<std::string> usefulThreads(const Plan &p, const clang::ASTContext 
       break;
     }
   }
-  if (site.threads && site.threadsHow.find("ceiling division") != std::string::npos && p.ls.grid && !impure(p.ls.grid, ctx))
+  if (site.threadsByCeilingDivision && p.ls.grid && !impure(p.ls.grid, ctx))
     return *site.threads;
   return std::nullopt;
 }

@@ -195,6 +195,28 @@ TEST(Analysis, WithoutToolkitDeviceLaunchesStillParse) {
   EXPECT_TRUE((*tu)->model().parseDiagnostics.empty()) << (*tu)->model().parseDiagnostics[0].message;
 }
 
+TEST(Analysis, ChildThreadsFromACeilingDivisionAreTheThreadsThatWork) {
+  // `(n + 31) / 32` blocks of 32: n threads can do work (the launch
+  // templates compare lb_threshold with n); `g` blocks of 32 give g x 32,
+  // and nothing says how many of them work.
+  TempDir d;
+  AnalysisOptions o;
+  o.flags.cudaPath = "none";
+  auto tu = analyzeFile(d.file("dp.cu", "__global__ void c(int *a) { a[threadIdx.x] = 0; }\n"
+                                        "__global__ void p(int *a, int n, int g) {\n"
+                                        "  c<<<(n + 31) / 32, 32>>>(a);\n"
+                                        "  c<<<g, 32>>>(a);\n"
+                                        "}\n"),
+                        o);
+  ASSERT_TRUE(bool(tu));
+  ASSERT_EQ((*tu)->model().launches.size(), 2u);
+  const LaunchSite &divided = (*tu)->model().launches[0], &plain = (*tu)->model().launches[1];
+  EXPECT_EQ(divided.threads.value_or(""), "n");
+  EXPECT_TRUE(divided.threadsByCeilingDivision) << divided.threadsHow;
+  EXPECT_TRUE(plain.threads.has_value());
+  EXPECT_FALSE(plain.threadsByCeilingDivision) << plain.threadsHow;
+}
+
 TEST(Analysis, PreambleIsReusedAcrossEdits) {
   TempDir d;
   std::string path = d.file("k.cu", std::string("#include <cuda_runtime.h>\n") + kTmv);

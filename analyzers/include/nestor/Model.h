@@ -317,6 +317,9 @@ struct LaunchSite {
   std::vector<std::string> args;
   std::optional<std::string> threads; ///< inferred child thread count (thesis §3.1.3)
   std::string threadsHow;             ///< which Fig. 3.2 pattern matched
+  /// `threads` is the numerator of the grid's ceiling division (per
+  /// dimension): the child threads that can do work, not grid x block.
+  bool threadsByCeilingDivision = false;
   std::vector<int> enclosingLoops;
   bool inBranch = false;
   bool everyThreadMayLaunch = false;  ///< not restricted to one thread per block/warp

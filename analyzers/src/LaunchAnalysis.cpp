@@ -50,10 +50,8 @@ void FunctionScanner::analyzeLaunch(const CUDAKernelCallExpr *kc, const Context 
   if (cfg) l.configSpan = spanOf(SourceRange(cfg->getBeginLoc(), cfg->getEndLoc()), ctx_);
   for (const Expr *a : kc->arguments()) l.args.push_back(textOf(a, ctx_));
   std::string how;
-  l.threads = inferChildThreads(grid, block, ctx_, how);
+  l.threads = inferChildThreads(grid, block, ctx_, how, l.threadsByCeilingDivision);
   l.threadsHow = how;
-  l.threadsByCeilingDivision = l.threads && how.find("ceiling division") != std::string::npos &&
-                               how.find("no ceiling division") == std::string::npos;
   l.enclosingLoops = ctx.loops;
   l.inBranch = ctx.inBranch;
   l.everyThreadMayLaunch = l.deviceSide && !ctx.singleThreadGuard;

@@ -149,7 +149,8 @@ const CXXConstructExpr *dim3Construct(const Expr *e) {
 } // namespace
 
 std::optional<std::string> inferChildThreads(const Expr *grid, const Expr *block, ASTContext &ctx,
-                                             std::string &how) {
+                                             std::string &how, bool &byCeilingDivision) {
+  byCeilingDivision = false;
   if (!grid) return std::nullopt;
   std::vector<std::string> parts;
   if (auto *ce = dim3Construct(grid)) {
@@ -169,6 +170,7 @@ std::optional<std::string> inferChildThreads(const Expr *grid, const Expr *block
       how = "one block: the block size";
       return textOf(stripConversions(block), ctx);
     }
+    byCeilingDivision = true;
     std::string out;
     for (auto &p : parts) {
       bool simple = p.find_first_of("+-*/ ") == std::string::npos;
@@ -176,7 +178,10 @@ std::optional<std::string> inferChildThreads(const Expr *grid, const Expr *block
     }
     return out;
   }
-  if (auto n = inferScalar(grid, ctx, how)) return n;
+  if (auto n = inferScalar(grid, ctx, how)) {
+    byCeilingDivision = true;
+    return n;
+  }
   int64_t v = 0;
   if (isIntLiteral(grid, ctx, &v) && v == 1 && block) {
     how = "one block: the block size";

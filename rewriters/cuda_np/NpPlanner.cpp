@@ -8,6 +8,18 @@ using namespace clang;
 
 namespace nestor::loops {
 
+/// The enlarged block `block` of a launch whose block was spelled `was`:
+/// wrapped in nestor::np::block_as_analysed when `condition` (from
+/// blockAsAnalysedCondition) is not empty, so that building the rewritten
+/// code with another value of the macro or constant is a compile error, not
+/// a launch that silently covers a different set of threads.
+std::string NpPlanner::blockAsAnalysed(const std::string &block, const std::string &condition,
+                                       const std::string &was) const {
+  std::string note = " /* " + cfg_.label + ", was " + was + " */";
+  if (condition.empty()) return block + note;
+  return "nestor::np::block_as_analysed<(" + condition + ")>(" + block + ")" + note;
+}
+
 bool NpPlanner::plan() {
   if (t_.kind != RewriteTarget::Kind::Loop || t_.id < 0 || size_t(t_.id) >= m_.loops.size())
     return fail("no loop at this position");
@@ -92,11 +104,13 @@ bool NpPlanner::plan() {
               "nestor::np::reshape_grid(" + grid + ", nestor::np::reshape_factor" + args + ") /* was " + ls.grid + " */");
       continue;
     }
-    BlockShape b = *constantBlock(tu_, id);
+    const BlockShape original = *constantBlock(tu_, id);
+    BlockShape b = original;
     if (reshape_ > 1) b = BlockShape{masters_, 1, 1};
     std::string nb = cfg_.intra ? "dim3(" + std::to_string(b.x * S) + ", " + std::to_string(b.y) + ", " + std::to_string(b.z) + ")"
                                 : "dim3(" + std::to_string(b.threads()) + ", " + std::to_string(S) + ", 1)";
-    replace(ls.blockSpan.begin.offset, ls.blockSpan.end.offset, nb + " /* " + cfg_.label + ", was " + ls.block + " */");
+    replace(ls.blockSpan.begin.offset, ls.blockSpan.end.offset,
+            blockAsAnalysed(nb, blockAsAnalysedCondition(tu_, id, original), ls.block));
     std::string grid = textOf(call->getConfig()->getArg(0), ctx_);
     if (reshape_ > 1) {
       grid = "nestor::np::reshape_grid(" + grid + ", " + std::to_string(reshape_) + ")";
@@ -119,7 +133,9 @@ bool NpPlanner::plan() {
     std::string nb = cfg_.intra ? "dim3(" + std::to_string(b.x * S) + ", " + std::to_string(b.y) + ", " + std::to_string(b.z) + ")"
                                 : "dim3(" + std::to_string(b.threads()) + ", " + std::to_string(S) + ", 1)";
     EditSet &set = otherEdits_.try_emplace(el.file, *el.unit).first->second;
-    set.add(ls.blockSpan.begin.offset, ls.blockSpan.end.offset, nb + " /* " + cfg_.label + ", was " + ls.block + " */");
+    std::string condition = blockAsAnalysedCondition(*el.unit, el.id, el.block);
+    set.add(ls.blockSpan.begin.offset, ls.blockSpan.end.offset, blockAsAnalysed(nb, condition, ls.block));
+    if (!condition.empty() && reshape_ <= 1) set.addInclude(includeReplacement(*el.unit, "nestor/np.cuh"));
     if (reshape_ > 1) {
       std::string grid = "nestor::np::reshape_grid(" + textOf(call->getConfig()->getArg(0), ctx) + ", " +
                          std::to_string(reshape_) + ")";

@@ -115,6 +115,61 @@ std::optional<BlockShape> constantBlock(const AnalyzedTU &tu, int launchId) {
   return eval(call->getConfig()->getArg(1), 0);
 }
 
+namespace {
+bool spelledAsLiteral(llvm::StringRef t) {
+  t = t.trim();
+  while (t.size() >= 2 && t.front() == '(' && t.back() == ')') t = t.drop_front().drop_back().trim();
+  if (t.empty() || !llvm::isDigit(t.front())) return false;
+  return llvm::all_of(t, [](char c) { return llvm::isAlnum(c) || c == '\''; }); // 128, 0x80, 256u, 1'024
+}
+} // namespace
+
+std::string blockAsAnalysedCondition(const AnalyzedTU &tu, int launchId, const BlockShape &analysed) {
+  const CUDAKernelCallExpr *call = tu.launchExpr(launchId);
+  if (!call || !call->getConfig() || call->getConfig()->getNumArgs() < 2) return "";
+  const ASTContext &ctx = tu.astContext();
+  std::vector<std::string> checks;
+  auto dimension = [&](const Expr *e, unsigned value) {
+    e = e->IgnoreParenImpCasts();
+    // Only a dimension with its own spelling: one inside a macro that spells
+    // the whole block (`#define THREADS dim3(16, 16)`) has none to repeat.
+    if (fileRange(e->getSourceRange(), ctx).isInvalid()) return;
+    std::string t = textOf(e, ctx);
+    if (t.empty() || spelledAsLiteral(t) || e->isValueDependent() || !e->getType()->isIntegralOrEnumerationType() ||
+        !e->isIntegerConstantExpr(ctx))
+      return;
+    checks.push_back("(" + t + ") == " + std::to_string(value));
+  };
+  const unsigned dims[3] = {analysed.x, analysed.y, analysed.z};
+  // The same forms constantBlock evaluates.
+  std::function<void(const Expr *, int)> walk = [&](const Expr *e, int depth) {
+    if (!e || depth > 4) return;
+    e = e->IgnoreParenImpCasts();
+    if (auto *mt = dyn_cast<MaterializeTemporaryExpr>(e)) return walk(mt->getSubExpr(), depth);
+    if (auto *bt = dyn_cast<CXXBindTemporaryExpr>(e)) return walk(bt->getSubExpr(), depth);
+    if (auto *fc = dyn_cast<CXXFunctionalCastExpr>(e)) return walk(fc->getSubExpr(), depth);
+    if (e->getType()->isIntegralOrEnumerationType() && !isa<DeclRefExpr>(e)) return dimension(e, dims[0]);
+    if (auto *ce = dyn_cast<CXXConstructExpr>(e)) {
+      if (ce->getNumArgs() == 1 && ce->getConstructor()->isCopyOrMoveConstructor()) return walk(ce->getArg(0), depth);
+      for (unsigned i = 0; i < ce->getNumArgs() && i < 3; ++i)
+        if (!isa<CXXDefaultArgExpr>(ce->getArg(i))) dimension(ce->getArg(i), dims[i]);
+      return;
+    }
+    if (auto *dr = dyn_cast<DeclRefExpr>(e)) {
+      // A named integer constant is checked by its name; a local dim3 or
+      // integer variable by what initialises it (its names are in scope at
+      // the launch, which its own declaration precedes).
+      if (e->getType()->isIntegralOrEnumerationType() && e->isIntegerConstantExpr(ctx)) return dimension(e, dims[0]);
+      if (auto *vd = dyn_cast<VarDecl>(dr->getDecl()); vd && vd->hasInit() && vd->hasLocalStorage())
+        return walk(vd->getInit(), depth + 1);
+    }
+  };
+  walk(call->getConfig()->getArg(1), 0);
+  std::string all;
+  for (const std::string &c : checks) all += (all.empty() ? "" : " && ") + c;
+  return all;
+}
+
 // ---------------------------------------------------------------- map/reduce
 
 std::optional<std::pair<ReductionOp, const Expr *>> matchUpdate(const Stmt *s, const VarDecl *acc) {

@@ -36,6 +36,17 @@ struct BlockShape {
 /// initialised from constants and never written afterwards).
 std::optional<BlockShape> constantBlock(const AnalyzedTU &tu, int launchId);
 
+/// What a rewrite that writes constantBlock's value into the code (a literal
+/// enlarged block, a template argument) must check at compile time: the
+/// dimensions of the launch's block spelled with a macro or a named constant
+/// (`TMV_BLOCK`, `kBlock`, through a local `dim3 threads(BLOCK_SIZE)`),
+/// each compared with the value they had when the code was analysed:
+/// "(TMV_BLOCK) == 64", several joined by "&&". Built later with another
+/// value (`-DTMV_BLOCK=256`), the rewritten launch would no longer match the
+/// rewritten kernel. Empty when every dimension is spelled as a literal, or
+/// is not an integer constant expression.
+std::string blockAsAnalysedCondition(const AnalyzedTU &tu, int launchId, const BlockShape &analysed);
+
 /// `for (T i = begin; i < end; ++i) { [U v = f(i);] acc = acc OP v; }` and the
 /// `acc OP= f(i)` spellings (issue 4, CTE), and the conditional update
 /// `[U w = f(i);] if (c) acc OP= x;` (also `if (c) ++acc;`), which folds

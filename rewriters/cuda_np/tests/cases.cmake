@@ -254,3 +254,30 @@ foreach(cfg np_inter_4 np_intra_8)
 endforeach()
 nestor_rewrite_case(loops/cast_launch.rt_np_intra_16 INPUT ${loops_fx}/cast_launch.cu AT "for (int c = 1" APPLY np
   PARAMS slaves=16 np_type=intra ${loops_inc})
+
+# A launch whose block is a build-time macro (`#ifndef ROWMAX_BLOCK`): the
+# enlarged block, the reshaped grid and inter-warp's np::inter<M, S> hold the
+# value the macro had when analysed (128), so the launch is wrapped in
+# nestor::np::block_as_analysed<((ROWMAX_BLOCK) == 128)>. Intra-warp 2 (block
+# 256), inter-warp 4 (block (128, 4)), intra-warp 16 (reshaped: 2x the blocks).
+foreach(cfg intra_2 inter_4 intra_16)
+  string(REPLACE "_" ";" parts ${cfg})
+  list(GET parts 0 type)
+  list(GET parts 1 s)
+  nestor_rewrite_case(loops/tunable_block.np_${cfg} INPUT ${loops_fx}/tunable_block.cu AT "for (int j = 0" APPLY np
+    PARAMS slaves=${s} np_type=${type} ${loops_inc})
+endforeach()
+# Built with another block, the rewritten launch must not compile (without
+# the guard it would launch 256-thread blocks for a grid of 512-thread blocks
+# and leave half the rows unwritten).
+if(NESTOR_NVCC)
+  foreach(cfg intra_2 inter_4 intra_16)
+    add_test(NAME rewrite_nvcc_other_block.tunable_block.np_${cfg}
+      COMMAND ${NESTOR_NVCC} -arch=sm_90 -std=c++17 -DROWMAX_BLOCK=256 -I${PROJECT_SOURCE_DIR}/runtime/include
+              -I${PROJECT_SOURCE_DIR}/tests/fixtures/loops
+              -c ${CMAKE_CURRENT_LIST_DIR}/golden/loops/tunable_block.np_${cfg}.cu -o ${CMAKE_CURRENT_BINARY_DIR}/tunable_block.np_${cfg}.other.o)
+    set_tests_properties(rewrite_nvcc_other_block.tunable_block.np_${cfg} PROPERTIES LABELS "rewrite;nvcc"
+      DEPENDS rewrite_golden.loops/tunable_block.np_${cfg}
+      PASS_REGULAR_EXPRESSION "this launch's block size is not the one it was rewritten for")
+  endforeach()
+endif()

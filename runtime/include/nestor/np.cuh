@@ -359,6 +359,19 @@ __host__ __device__ inline dim3 reshape_grid(dim3 grid, unsigned factor) {
   return dim3(grid.x * factor, grid.y, grid.z);
 }
 
+// A launch whose block was spelled with a macro or a named constant
+// (`TMV_BLOCK`, `kBlock`): CUDA-NP (and sub-warp, which shares its launch
+// planner) wrote the enlarged block (and a reshaped grid, and inter-warp's
+// np::inter<M, S>) from the value it had then, and passes `(TMV_BLOCK) == 64`
+// here. Built with another value, the launch would cover other threads than
+// the kernel expects, silently; this makes it a compile error instead.
+template <bool BlockAsAnalysed, class Block> __host__ __device__ inline Block block_as_analysed(Block block) {
+  static_assert(BlockAsAnalysed,
+                "nestor::np: this launch's block size is not the one it was rewritten for (the condition "
+                "passed to block_as_analysed names it): apply the rewrite again for the new size");
+  return block;
+}
+
 // Run-time blocks (intra-warp groups read their shape from blockDim): the
 // most masters per block that divide the original block of `block` threads
 // and fit `limit` threads with `slaves` slaves each; 0 when not even one does.

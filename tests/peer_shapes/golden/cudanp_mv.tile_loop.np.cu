@@ -67,7 +67,7 @@ int main(int argc, char **argv) {
   float *d_y = peer::to_device(std::vector<float>(h, 0.f));
   const double ms = peer::timed(
       opt.reps, [&] { PEER_CHECK(cudaMemset(d_y, 0, h * sizeof(float))); },
-      [&] { mv<<<(h + MV_BLOCK - 1) / MV_BLOCK, dim3(128, 4, 1) /* CUDA-NP: 4 slaves, inter-warp, was MV_BLOCK */>>>(d_a, d_x, d_y, h, w); });
+      [&] { mv<<<(h + MV_BLOCK - 1) / MV_BLOCK, nestor::np::block_as_analysed<((MV_BLOCK) == 128)>(dim3(128, 4, 1)) /* CUDA-NP: 4 slaves, inter-warp, was MV_BLOCK */>>>(d_a, d_x, d_y, h, w); });
   const std::vector<float> y = peer::from_device(d_y, size_t(h));
   std::vector<float> expect(h);
   for (int row = 0; row < h; ++row) {

@@ -12,6 +12,7 @@ typedef struct {
 } Cluster;
 
 #include "kmeans_kernel.cu"
+#include <nestor/np.cuh>
 
 int main() {
   const int npoints = 4096;
@@ -31,7 +32,7 @@ int main() {
   cudaMemcpy(d_clusters, clusters, sizeof(clusters), cudaMemcpyHostToDevice);
 
   int blocks = (npoints + THREADS_PER_BLOCK - 1) / THREADS_PER_BLOCK;
-  kmeansPoint<<<blocks, dim3(512, 1, 1) /* CUDA-NP: 4 slaves, intra-warp, was THREADS_PER_BLOCK */>>>(d_features, d_clusters, d_membership, npoints);
+  kmeansPoint<<<blocks, nestor::np::block_as_analysed<((THREADS_PER_BLOCK) == 128)>(dim3(512, 1, 1)) /* CUDA-NP: 4 slaves, intra-warp, was THREADS_PER_BLOCK */>>>(d_features, d_clusters, d_membership, npoints);
 
   int *membership = (int *)malloc(sizeof(int) * npoints);
   cudaMemcpy(membership, d_membership, sizeof(int) * npoints, cudaMemcpyDeviceToHost);

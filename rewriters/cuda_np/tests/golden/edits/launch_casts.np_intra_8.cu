@@ -37,6 +37,6 @@ __global__ void row_max(const float *a, float *out, int rows, int cols) {
 }
 
 void launch(const float *a, float *sums, float *maxima, int rows, int cols, int threads) {
-  row_sums<<<nestor::np::reshape_grid(int((rows + kBlock - 1) / kBlock), 2) /* was (rows + kBlock - 1) / kBlock */, dim3(1024, 1, 1) /* CUDA-NP: 8 slaves, intra-warp, was kBlock */>>>(a, sums, rows, cols);
+  row_sums<<<nestor::np::reshape_grid(int((rows + kBlock - 1) / kBlock), 2) /* was (rows + kBlock - 1) / kBlock */, nestor::np::block_as_analysed<((int(kBlock)) == 256)>(dim3(1024, 1, 1)) /* CUDA-NP: 8 slaves, intra-warp, was kBlock */>>>(a, sums, rows, cols);
   row_max<<<unsigned((rows + threads - 1) / threads), unsigned(threads)>>>(a, maxima, rows, cols);
 }

@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
   float *a = loops::to_device(loops::random_floats(size_t(rows) * cols, 5));
   float *sums = loops::device_zeros<float>(size_t(rows)), *maxima = loops::device_zeros<float>(size_t(rows));
   loops::timed(args, 4.0 * (2.0 * rows * cols + 2.0 * rows), [&] {
-    row_sums<<<int((rows + kBlock - 1) / kBlock), dim3(256, 4, 1) /* CUDA-NP: 4 slaves, inter-warp, was kBlock */>>>(a, sums, rows, cols);
+    row_sums<<<int((rows + kBlock - 1) / kBlock), nestor::np::block_as_analysed<((int(kBlock)) == 256)>(dim3(256, 4, 1)) /* CUDA-NP: 4 slaves, inter-warp, was kBlock */>>>(a, sums, rows, cols);
     row_max<<<unsigned((rows + threads - 1) / threads), unsigned(threads)>>>(a, maxima, rows, cols);
   });
   loops::ResultFile res(args);

@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
   if (blocks <= 0) { std::fprintf(stderr, "dim too small\n"); return 2; }
   float *m = loops::to_device(loops::random_floats(size_t(dim) * dim, 6));
   float *out = loops::device_zeros<float>(size_t(blocks) * BLOCK_SIZE);
-  loops::timed(args, 4.0 * blocks * (2.0 * BLOCK_SIZE * BLOCK_SIZE + BLOCK_SIZE), [&] { lud_perimeter<<<blocks, dim3(16, 8, 1) /* CUDA-NP: 8 slaves, inter-warp, was BLOCK_SIZE */>>>(m, out, dim, offset); });
+  loops::timed(args, 4.0 * blocks * (2.0 * BLOCK_SIZE * BLOCK_SIZE + BLOCK_SIZE), [&] { lud_perimeter<<<blocks, nestor::np::block_as_analysed<((BLOCK_SIZE) == 16)>(dim3(16, 8, 1)) /* CUDA-NP: 8 slaves, inter-warp, was BLOCK_SIZE */>>>(m, out, dim, offset); });
   loops::ResultFile res(args);
   res.add(loops::from_device(out, size_t(blocks) * BLOCK_SIZE));
   return 0;

@@ -33,7 +33,7 @@ int main(int argc, char **argv) {
   float *a = loops::to_device(loops::random_floats(size_t(w) * h, 1));
   float *b = loops::to_device(loops::random_floats(size_t(h), 2));
   float *c = loops::device_zeros<float>(size_t(w));
-  loops::timed(args, 4.0 * (double(w) * h + h + w), [&] { tmv<<<w / TMV_BLOCK, dim3(256, 1, 1) /* CUDA-NP: 4 slaves, intra-warp, was TMV_BLOCK */>>>(a, b, c, w, h); });
+  loops::timed(args, 4.0 * (double(w) * h + h + w), [&] { tmv<<<w / TMV_BLOCK, nestor::np::block_as_analysed<((TMV_BLOCK) == 64)>(dim3(256, 1, 1)) /* CUDA-NP: 4 slaves, intra-warp, was TMV_BLOCK */>>>(a, b, c, w, h); });
   loops::ResultFile out(args);
   out.add(loops::from_device(c, size_t(w)));
   return 0;

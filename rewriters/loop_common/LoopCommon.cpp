@@ -77,16 +77,29 @@ std::optional<int64_t> intValue(const Expr *e, const ASTContext &ctx) {
 
 // ---------------------------------------------------------------- launches
 
+namespace {
+/// A launch configuration's block without what wraps the value it names:
+/// parentheses, implicit casts, temporaries and `dim3(...)`-style
+/// functional casts.
+const Expr *withoutTemporaries(const Expr *e) {
+  while (e) {
+    e = e->IgnoreParenImpCasts();
+    if (auto *mt = dyn_cast<MaterializeTemporaryExpr>(e)) e = mt->getSubExpr();
+    else if (auto *bt = dyn_cast<CXXBindTemporaryExpr>(e)) e = bt->getSubExpr();
+    else if (auto *fc = dyn_cast<CXXFunctionalCastExpr>(e)) e = fc->getSubExpr();
+    else break;
+  }
+  return e;
+}
+} // namespace
+
 std::optional<BlockShape> constantBlock(const AnalyzedTU &tu, int launchId) {
   const CUDAKernelCallExpr *call = tu.launchExpr(launchId);
   if (!call || !call->getConfig() || call->getConfig()->getNumArgs() < 2) return std::nullopt;
   const ASTContext &ctx = tu.astContext();
   std::function<std::optional<BlockShape>(const Expr *, int)> eval = [&](const Expr *e, int depth) -> std::optional<BlockShape> {
+    e = withoutTemporaries(e);
     if (!e || depth > 4) return std::nullopt;
-    e = e->IgnoreParenImpCasts();
-    if (auto *mt = dyn_cast<MaterializeTemporaryExpr>(e)) return eval(mt->getSubExpr(), depth);
-    if (auto *bt = dyn_cast<CXXBindTemporaryExpr>(e)) return eval(bt->getSubExpr(), depth);
-    if (auto *fc = dyn_cast<CXXFunctionalCastExpr>(e)) return eval(fc->getSubExpr(), depth);
     if (auto v = intValue(e, ctx)) {
       if (*v <= 0 || *v > 1 << 20) return std::nullopt;
       return BlockShape{unsigned(*v), 1, 1};
@@ -143,11 +156,8 @@ std::string blockAsAnalysedCondition(const AnalyzedTU &tu, int launchId, const B
   const unsigned dims[3] = {analysed.x, analysed.y, analysed.z};
   // The same forms constantBlock evaluates.
   std::function<void(const Expr *, int)> walk = [&](const Expr *e, int depth) {
+    e = withoutTemporaries(e);
     if (!e || depth > 4) return;
-    e = e->IgnoreParenImpCasts();
-    if (auto *mt = dyn_cast<MaterializeTemporaryExpr>(e)) return walk(mt->getSubExpr(), depth);
-    if (auto *bt = dyn_cast<CXXBindTemporaryExpr>(e)) return walk(bt->getSubExpr(), depth);
-    if (auto *fc = dyn_cast<CXXFunctionalCastExpr>(e)) return walk(fc->getSubExpr(), depth);
     if (e->getType()->isIntegralOrEnumerationType() && !isa<DeclRefExpr>(e)) return dimension(e, dims[0]);
     if (auto *ce = dyn_cast<CXXConstructExpr>(e)) {
       if (ce->getNumArgs() == 1 && ce->getConstructor()->isCopyOrMoveConstructor()) return walk(ce->getArg(0), depth);

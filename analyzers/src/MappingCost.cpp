@@ -239,7 +239,10 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
     double longest = std::min(in.wait(in.N0), std::max(in.T, in.N0));
     criticalSteps = seq ? longest : tasks ? longest / 32 : std::ceil(longest / (s.slaves * k));
   }
-  const double criticalUs = criticalSteps * stepLatencyUs / kLoadsInFlight;
+  // A CTE round's loads wait for its owner search, and its combination for
+  // them, all warp-wide shuffles the compiler keeps in order: the rounds of
+  // the warp with the longest row do not overlap their loads.
+  const double criticalUs = criticalSteps * stepLatencyUs / (tasks ? 1 : kLoadsInFlight);
   const double queuedUs = std::pow(std::pow(latencyUs, kLatencyBandwidthNorm) + std::pow(bandwidthUs, kLatencyBandwidthNorm),
                                    1 / kLatencyBandwidthNorm);
   const double memUs = std::max({queuedUs, lsuUs, criticalUs});

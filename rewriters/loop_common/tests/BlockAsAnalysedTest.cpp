@@ -51,6 +51,7 @@ TEST(BlockAsAnalysed, AMacroBlockIsCheckedByItsName) {
 
 TEST(BlockAsAnalysed, NamedConstantsAndEachDimensionOfADim3) {
   EXPECT_EQ(conditionFor("constexpr int kBlock = 64;", "k<<<4, kBlock>>>(out);"), "(kBlock) == 64");
+  EXPECT_EQ(conditionFor("enum { kThreads = 128 };", "k<<<4, kThreads>>>(out);"), "(kThreads) == 128");
   EXPECT_EQ(conditionFor("#define BX 16\n#define BY 8", "k<<<4, dim3(BX, BY)>>>(out);"), "(BX) == 16 && (BY) == 8");
   EXPECT_EQ(conditionFor("#define BX 16", "k<<<4, dim3(BX, 4)>>>(out);"), "(BX) == 16");
 }

@@ -8,16 +8,27 @@ using namespace clang;
 
 namespace nestor::loops {
 
-/// The enlarged block `block` of a launch whose block was spelled `was`:
-/// wrapped in nestor::np::block_as_analysed when `condition` (from
-/// blockAsAnalysedCondition) is not empty, so that building the rewritten
-/// code with another value of the macro or constant is a compile error, not
-/// a launch that silently covers a different set of threads.
-std::string NpPlanner::blockAsAnalysed(const std::string &block, const std::string &condition,
-                                       const std::string &was) const {
-  std::string note = " /* " + cfg_.label + ", was " + was + " */";
-  if (condition.empty()) return block + note;
-  return "nestor::np::block_as_analysed<(" + condition + ")>(" + block + ")" + note;
+/// The block a launch of the original block `original` runs with: the same
+/// masters (or, reshaped, masters_ of them) and their slaves.
+BlockShape NpPlanner::launchShape(const BlockShape &original) const {
+  return reshape_ > 1 ? BlockShape{masters_, 1, 1} : original;
+}
+
+/// The text that replaces a launch's block `was` (of constant shape
+/// `original`): the enlarged block, wrapped in nestor::np::block_as_analysed
+/// when `condition` (from blockAsAnalysedCondition) is not empty, so that
+/// building the rewritten code with another value of the macro or constant
+/// is a compile error, not a launch that silently covers a different set of
+/// threads.
+std::string NpPlanner::launchBlock(const BlockShape &original, const std::string &condition,
+                                   const std::string &was) const {
+  const BlockShape b = launchShape(original);
+  const unsigned S = cfg_.slaves;
+  std::string block = cfg_.intra ? "dim3(" + std::to_string(b.x * S) + ", " + std::to_string(b.y) + ", " +
+                                       std::to_string(b.z) + ")"
+                                 : "dim3(" + std::to_string(b.threads()) + ", " + std::to_string(S) + ", 1)";
+  if (!condition.empty()) block = "nestor::np::block_as_analysed<(" + condition + ")>(" + block + ")";
+  return block + " /* " + cfg_.label + ", was " + was + " */";
 }
 
 bool NpPlanner::plan() {
@@ -69,8 +80,7 @@ bool NpPlanner::plan() {
     pro += in + "const dim3 nestor_blockDim(blockDim.x / " + std::to_string(S) + ", blockDim.y, blockDim.z);";
     pro += in + "const unsigned nestor_master = " + G() + "::master_id();";
   } else {
-    BlockShape b = *block_;
-    if (reshape_ > 1) b = BlockShape{masters_, 1, 1};
+    const BlockShape b = launchShape(*block_);
     unsigned M = b.threads();
     pro += in + "// " + cfg_.label + ": block (" + std::to_string(M) + ", " + std::to_string(S) +
            "), master = threadIdx.x, slave = threadIdx.y (" + papers::kCudaNp + ", 3.4, 3.7).";
@@ -105,12 +115,9 @@ bool NpPlanner::plan() {
       continue;
     }
     const BlockShape original = *constantBlock(tu_, id);
-    BlockShape b = original;
-    if (reshape_ > 1) b = BlockShape{masters_, 1, 1};
-    std::string nb = cfg_.intra ? "dim3(" + std::to_string(b.x * S) + ", " + std::to_string(b.y) + ", " + std::to_string(b.z) + ")"
-                                : "dim3(" + std::to_string(b.threads()) + ", " + std::to_string(S) + ", 1)";
+    const BlockShape b = launchShape(original);
     replace(ls.blockSpan.begin.offset, ls.blockSpan.end.offset,
-            blockAsAnalysed(nb, blockAsAnalysedCondition(tu_, id, original), ls.block));
+            launchBlock(original, blockAsAnalysedCondition(tu_, id, original), ls.block));
     std::string grid = textOf(call->getConfig()->getArg(0), ctx_);
     if (reshape_ > 1) {
       grid = "nestor::np::reshape_grid(" + grid + ", " + std::to_string(reshape_) + ")";
@@ -129,19 +136,16 @@ bool NpPlanner::plan() {
     const CUDAKernelCallExpr *call = el.unit->launchExpr(el.id);
     const LaunchSite &ls = el.unit->model().launches[size_t(el.id)];
     const ASTContext &ctx = el.unit->astContext();
-    BlockShape b = reshape_ > 1 ? BlockShape{masters_, 1, 1} : el.block;
-    std::string nb = cfg_.intra ? "dim3(" + std::to_string(b.x * S) + ", " + std::to_string(b.y) + ", " + std::to_string(b.z) + ")"
-                                : "dim3(" + std::to_string(b.threads()) + ", " + std::to_string(S) + ", 1)";
     EditSet &set = otherEdits_.try_emplace(el.file, *el.unit).first->second;
-    std::string condition = blockAsAnalysedCondition(*el.unit, el.id, el.block);
-    set.add(ls.blockSpan.begin.offset, ls.blockSpan.end.offset, blockAsAnalysed(nb, condition, ls.block));
-    if (!condition.empty() && reshape_ <= 1) set.addInclude(includeReplacement(*el.unit, "nestor/np.cuh"));
+    const std::string condition = blockAsAnalysedCondition(*el.unit, el.id, el.block);
+    set.add(ls.blockSpan.begin.offset, ls.blockSpan.end.offset, launchBlock(el.block, condition, ls.block));
     if (reshape_ > 1) {
       std::string grid = "nestor::np::reshape_grid(" + textOf(call->getConfig()->getArg(0), ctx) + ", " +
                          std::to_string(reshape_) + ")";
       set.add(ls.gridSpan.begin.offset, ls.gridSpan.end.offset, grid + " /* was " + ls.grid + " */");
-      set.addInclude(includeReplacement(*el.unit, "nestor/np.cuh"));
     }
+    // What the new text calls: reshape_grid, block_as_analysed.
+    if (reshape_ > 1 || !condition.empty()) set.addInclude(includeReplacement(*el.unit, "nestor/np.cuh"));
   }
   if (poolBytesPerMaster_ && !addPoolParameter()) return false;
   auto inc = includeReplacement(tu_, "nestor/np.cuh");

@@ -185,7 +185,8 @@ private:
   std::map<const Stmt *, const Stmt *> parent_;
 
   std::string G() const { return "nestor_np_group"; }
-  std::string blockAsAnalysed(const std::string &block, const std::string &condition, const std::string &was) const;
+  BlockShape launchShape(const BlockShape &original) const;
+  std::string launchBlock(const BlockShape &original, const std::string &condition, const std::string &was) const;
   /// The conjunction of the predicates in force ("" when none).
   std::string predicate() const {
     std::string p;

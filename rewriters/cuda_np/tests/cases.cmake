@@ -260,18 +260,16 @@ nestor_rewrite_case(loops/cast_launch.rt_np_intra_16 INPUT ${loops_fx}/cast_laun
 # value the macro had when analysed (128), so the launch is wrapped in
 # nestor::np::block_as_analysed<((ROWMAX_BLOCK) == 128)>. Intra-warp 2 (block
 # 256), inter-warp 4 (block (128, 4)), intra-warp 16 (reshaped: 2x the blocks).
+# Built with another block, the rewritten launch must not compile (without
+# the guard it would launch 256-thread blocks for a grid of 512-thread blocks
+# and leave half the rows unwritten): rewrite_nvcc_other_block.
 foreach(cfg intra_2 inter_4 intra_16)
   string(REPLACE "_" ";" parts ${cfg})
   list(GET parts 0 type)
   list(GET parts 1 s)
   nestor_rewrite_case(loops/tunable_block.np_${cfg} INPUT ${loops_fx}/tunable_block.cu AT "for (int j = 0" APPLY np
     PARAMS slaves=${s} np_type=${type} ${loops_inc})
-endforeach()
-# Built with another block, the rewritten launch must not compile (without
-# the guard it would launch 256-thread blocks for a grid of 512-thread blocks
-# and leave half the rows unwritten).
-if(NESTOR_NVCC)
-  foreach(cfg intra_2 inter_4 intra_16)
+  if(NESTOR_NVCC)
     add_test(NAME rewrite_nvcc_other_block.tunable_block.np_${cfg}
       COMMAND ${NESTOR_NVCC} -arch=sm_90 -std=c++17 -DROWMAX_BLOCK=256 -I${PROJECT_SOURCE_DIR}/runtime/include
               -I${PROJECT_SOURCE_DIR}/tests/fixtures/loops
@@ -279,5 +277,5 @@ if(NESTOR_NVCC)
     set_tests_properties(rewrite_nvcc_other_block.tunable_block.np_${cfg} PROPERTIES LABELS "rewrite;nvcc"
       DEPENDS rewrite_golden.loops/tunable_block.np_${cfg}
       PASS_REGULAR_EXPRESSION "this launch's block size is not the one it was rewritten for")
-  endforeach()
-endif()
+  endif()
+endforeach()

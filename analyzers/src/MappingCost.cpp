@@ -38,6 +38,7 @@ constexpr double kInstrPerStep = 4;    // loop control and arithmetic per iterat
 // the rows counted as overflowing L1).
 constexpr double kL1Bytes = 200 * 1024;
 constexpr double kL1LatencyUs = 0.02;  // an L1 hit
+constexpr double kShuffleLatencyCycles = 30; // a __shfl_sync and the add or compare that uses it
 // The share of a partly used sector that is still in L1 when the next steps
 // want it (other warps' lines evict the rest): calibrated on the in-sample
 // row-major MV (bench/mapping cases.tsv `mv`, 4 lanes 1.24x slower than 32).
@@ -240,9 +241,16 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
     criticalSteps = seq ? longest : tasks ? longest / 32 : std::ceil(longest / (s.slaves * k));
   }
   // A CTE round's loads wait for its owner search, and its combination for
-  // them, all warp-wide shuffles the compiler keeps in order: the rounds of
-  // the warp with the longest row do not overlap their loads.
-  const double criticalUs = criticalSteps * stepLatencyUs / (tasks ? 1 : kLoadsInFlight);
+  // them: warp-wide shuffles the compiler keeps in order, so the rounds of
+  // the warp with the longest row do not overlap their loads. Each round
+  // waits once for its loads and then for the two chains of log2(32)
+  // dependent shuffles, not for the loads again per shuffle (roundFactor,
+  // which counts the shuffles' issue slots). Counting the rounds at that
+  // factor times a load's latency put CTE at the sequential loop's time on
+  // power-law rows, where it was measured 0.38-0.42x of it (first and
+  // second held-out sets, csr-powerlaw-8 and pr-powerlaw-8).
+  const double roundUs = g.latencyUs * std::max(1.0, miss) + kL1LatencyUs + 2 * log2of(32) * kShuffleLatencyCycles / (g.clockGhz * 1000);
+  const double criticalUs = tasks ? criticalSteps * roundUs : criticalSteps * stepLatencyUs / kLoadsInFlight;
   const double queuedUs = std::pow(std::pow(latencyUs, kLatencyBandwidthNorm) + std::pow(bandwidthUs, kLatencyBandwidthNorm),
                                    1 / kLatencyBandwidthNorm);
   const double memUs = std::max({queuedUs, lsuUs, criticalUs});

@@ -207,6 +207,24 @@ TEST(MappingLoops, LaunchInAnotherTranslationUnitSizesTheGrid) {
   EXPECT_NE(d->assumptions.front().find("launch at main.cu:42"), std::string::npos) << d->assumptions.front();
 }
 
+TEST(MappingLoops, CteLongestRowWaitsOneRoundTripPerRound) {
+  // Skew 0.5 over 262144 rows of 10: the longest row is about
+  // 10 x 262144^0.5 = 5120 entries, 160 CTE rounds on one warp, each waiting
+  // for its loads once and for its shuffles (not for its loads again per
+  // shuffle). Power-law rows measured CTE at 0.38-0.42x of the sequential
+  // loop (held-out sets 1 and 2); 0.8-1.4 us a round on long-row inputs.
+  MappingConfig cfg;
+  cfg.sizes = {{"rows", 262144}, {"k.cu:5", 10}};
+  auto t = rankMappingsOf(oneLoop("(rows + 255) / 256", 256, spmvLoop()), cfg, false, 0);
+  ASSERT_TRUE(t);
+  const Mapping *seq = find(*t, "sequential"), *tasks = find(*t, "warp-tasks");
+  ASSERT_TRUE(seq && tasks);
+  const double rounds = 10 * std::sqrt(262144.0) / 32;
+  EXPECT_GE(tasks->estimateUs, rounds * cfg.gpu.latencyUs) << tasks->costWhy;
+  EXPECT_LT(tasks->estimateUs, rounds * 2 * cfg.gpu.latencyUs) << tasks->costWhy;
+  EXPECT_LT(tasks->estimateUs, 0.5 * seq->estimateUs) << tasks->costWhy << " vs " << seq->costWhy;
+}
+
 TEST(MappingLoops, TmvWithManyThreadsStaysOneDimensional) {
   MappingConfig cfg;
   cfg.sizes = {{"w", 1 << 22}, {"h", 64}};

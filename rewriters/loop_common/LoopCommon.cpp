@@ -93,6 +93,20 @@ const Expr *withoutTemporaries(const Expr *e) {
 }
 } // namespace
 
+namespace {
+/// A global whose initial value is its value everywhere, in a form
+/// blockAsAnalysedCondition can check at the launch: const-qualified (any
+/// other global can be written anywhere in the program, at run time: its
+/// initial value says nothing about a launch), and either usable in
+/// constant expressions (checked by the launch's own spelling) or declared
+/// at file scope (checked by what initialises it, whose names are then in
+/// scope at the launch; a namespace's names may not be).
+bool checkableConstantGlobal(const VarDecl *vd, const ASTContext &ctx) {
+  if (!vd->getType().isConstQualified()) return false;
+  return vd->isUsableInConstantExpressions(ctx) || vd->getDeclContext()->getRedeclContext()->isTranslationUnit();
+}
+} // namespace
+
 std::optional<BlockShape> constantBlock(const AnalyzedTU &tu, int launchId) {
   const CUDAKernelCallExpr *call = tu.launchExpr(launchId);
   if (!call || !call->getConfig() || call->getConfig()->getNumArgs() < 2) return std::nullopt;
@@ -119,8 +133,9 @@ std::optional<BlockShape> constantBlock(const AnalyzedTU &tu, int launchId) {
     if (auto *dr = dyn_cast<DeclRefExpr>(e)) {
       auto *vd = dyn_cast<VarDecl>(dr->getDecl());
       if (!vd || !vd->hasInit()) return std::nullopt;
-      // A local only its declaration writes (nestor/DefUse.h); a global's initial value.
-      if (vd->hasLocalStorage() && !singleDefinition(vd)) return std::nullopt;
+      // A local only its declaration writes (nestor/DefUse.h); a global only
+      // when it is a constant blockAsAnalysedCondition can check.
+      if (vd->hasLocalStorage() ? !singleDefinition(vd) : !checkableConstantGlobal(vd, ctx)) return std::nullopt;
       return eval(vd->getInit(), depth + 1);
     }
     return std::nullopt;
@@ -154,24 +169,41 @@ std::string blockAsAnalysedCondition(const AnalyzedTU &tu, int launchId, const B
     checks.push_back("(" + t + ") == " + std::to_string(value));
   };
   const unsigned dims[3] = {analysed.x, analysed.y, analysed.z};
+  // A whole dim3 with a name of its own (a macro that spells it, a constexpr
+  // dim3): each of its dimensions through that name.
+  auto wholeDim3 = [&](const Expr *e) {
+    if (fileRange(e->getSourceRange(), ctx).isInvalid() || e->isValueDependent() || !e->isCXX11ConstantExpr(ctx)) return;
+    std::string t = textOf(e, ctx);
+    if (t.empty()) return;
+    checks.push_back("dim3(" + t + ").x == " + std::to_string(dims[0]));
+    checks.push_back("dim3(" + t + ").y == " + std::to_string(dims[1]));
+    checks.push_back("dim3(" + t + ").z == " + std::to_string(dims[2]));
+  };
   // The same forms constantBlock evaluates.
   std::function<void(const Expr *, int)> walk = [&](const Expr *e, int depth) {
     e = withoutTemporaries(e);
     if (!e || depth > 4) return;
     if (e->getType()->isIntegralOrEnumerationType() && !isa<DeclRefExpr>(e)) return dimension(e, dims[0]);
     if (auto *ce = dyn_cast<CXXConstructExpr>(e)) {
+      // `#define THREADS dim3(16, 16)`: its dimensions have no spelling of
+      // their own to repeat, the macro has (an integer macro converted to a
+      // dim3, with no parentheses of the dim3's own, is one dimension).
+      if (ce->getBeginLoc().isMacroID() && ce->getParenOrBraceRange().isValid()) return wholeDim3(ce);
       if (ce->getNumArgs() == 1 && ce->getConstructor()->isCopyOrMoveConstructor()) return walk(ce->getArg(0), depth);
       for (unsigned i = 0; i < ce->getNumArgs() && i < 3; ++i)
         if (!isa<CXXDefaultArgExpr>(ce->getArg(i))) dimension(ce->getArg(i), dims[i]);
       return;
     }
     if (auto *dr = dyn_cast<DeclRefExpr>(e)) {
-      // A named integer constant is checked by its name; a local dim3 or
-      // integer variable by what initialises it (its names are in scope at
-      // the launch, which its own declaration precedes).
+      // A named integer constant is checked by its name, a constexpr dim3 by
+      // its dimensions; a local dim3 or integer variable, or a const global
+      // dim3 at file scope, by what initialises it (its names are in scope
+      // at the launch, which its own declaration precedes).
       if (e->getType()->isIntegralOrEnumerationType() && e->isIntegerConstantExpr(ctx)) return dimension(e, dims[0]);
-      if (auto *vd = dyn_cast<VarDecl>(dr->getDecl()); vd && vd->hasInit() && vd->hasLocalStorage())
-        return walk(vd->getInit(), depth + 1);
+      auto *vd = dyn_cast<VarDecl>(dr->getDecl());
+      if (!vd || !vd->hasInit()) return;
+      if (!vd->hasLocalStorage() && vd->isUsableInConstantExpressions(ctx)) return wholeDim3(e);
+      return walk(vd->getInit(), depth + 1);
     }
   };
   walk(call->getConfig()->getArg(1), 0);

@@ -90,6 +90,9 @@ nestor_rewrite_refusal(loops.reshape_grid_dim INPUT ${reshape_fx} AT "${each_j}"
   PARAMS slaves=8 np_type=intra EXPECT "gridDim.x is read (line 26)")
 nestor_rewrite_refusal(loops.reshape_2d_block INPUT ${reshape_fx} AT "${each_j}" AFTER "two_d(" APPLY np PARAMS slaves=8
   EXPECT "the block (32, 8, 1) is not one-dimensional")
+# A global dim3 that is not const: any code may write it before the launch.
+nestor_rewrite_refusal(loops.reshape_global_dim3 INPUT ${reshape_fx} AT "${each_j}" AFTER "global_dim3(" APPLY np
+  PARAMS slaves=8 np_type=intra EXPECT "('gTiles') is not a compile-time constant: it is not a one-dimensional integer block")
 nestor_rewrite_refusal(loops.reshape_runtime_inter INPUT ${reshape_fx} AT "${each_j}" AFTER "runtime_inter(" APPLY np
   PARAMS slaves=8 np_type=inter EXPECT "inter-warp NP needs the block at compile time")
 nestor_rewrite_refusal(loops.reshape_runtime_side_effect INPUT ${reshape_fx} AT "${each_j}" AFTER "runtime_side_effect("
@@ -279,3 +282,29 @@ foreach(cfg intra_2 inter_4 intra_16)
       PASS_REGULAR_EXPRESSION "this launch's block size is not the one it was rewritten for")
   endif()
 endforeach()
+
+# Blocks declared at file scope (tests/fixtures/loops/global_block.cu): a
+# const dim3 spelled with a build-time macro is guarded like the macro itself
+# (block_as_analysed<((COLSUM_BLOCK) == 128)>; built with another block the
+# launch must not compile), and a plain global dim3 the program writes at run
+# time is no constant block: an integer one is enlarged from the value it
+# has then (nestor::np::reshape_block), which tests/gpu/loops runs with blocks
+# of 64, 128 and 256 (a dim3 one is refused: loops.reshape_global_dim3).
+foreach(cfg intra_2 inter_4)
+  string(REPLACE "_" ";" parts ${cfg})
+  list(GET parts 0 type)
+  list(GET parts 1 s)
+  nestor_rewrite_case(loops/global_block.np_${cfg} INPUT ${loops_fx}/global_block.cu AT "for (int r = 0" APPLY np
+    PARAMS slaves=${s} np_type=${type} ${loops_inc})
+  if(NESTOR_NVCC)
+    add_test(NAME rewrite_nvcc_other_block.global_block.np_${cfg}
+      COMMAND ${NESTOR_NVCC} -arch=sm_90 -std=c++17 -DCOLSUM_BLOCK=256 -I${PROJECT_SOURCE_DIR}/runtime/include
+              -I${PROJECT_SOURCE_DIR}/tests/fixtures/loops
+              -c ${CMAKE_CURRENT_LIST_DIR}/golden/loops/global_block.np_${cfg}.cu -o ${CMAKE_CURRENT_BINARY_DIR}/global_block.np_${cfg}.other.o)
+    set_tests_properties(rewrite_nvcc_other_block.global_block.np_${cfg} PROPERTIES LABELS "rewrite;nvcc"
+      DEPENDS rewrite_golden.loops/global_block.np_${cfg}
+      PASS_REGULAR_EXPRESSION "this launch's block size is not the one it was rewritten for")
+  endif()
+endforeach()
+nestor_rewrite_case(loops/global_block.rt_np_intra_4 INPUT ${loops_fx}/global_block.cu AT "for (int c = 0" APPLY np
+  PARAMS slaves=4 np_type=intra ${loops_inc})

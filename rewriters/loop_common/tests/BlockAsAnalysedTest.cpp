@@ -2,8 +2,9 @@
 // dimensions of a launch's constant block a rewrite that writes the block's
 // value into the code must check at compile time, and how it spells them.
 // Literals need no check; macros and named constants do, also through a
-// local dim3; a macro that spells the whole dim3 has no per-dimension
-// spelling to repeat.
+// local or constant global dim3; a macro that spells the whole dim3, and a
+// constexpr dim3, are checked dimension by dimension through their name. A
+// global that can change is no constant block at all.
 #include "../LoopCommon.h"
 
 #include "nestor/Analysis.h"
@@ -66,9 +67,36 @@ TEST(BlockAsAnalysed, ALocalDim3IsCheckedByWhatInitialisesIt) {
   EXPECT_EQ(conditionFor("#define BLOCK_SIZE 64", "int block = BLOCK_SIZE;\n  k<<<4, block>>>(out);"), "<no block>");
 }
 
-TEST(BlockAsAnalysed, AMacroThatSpellsTheWholeDim3HasNoDimensionToRepeat) {
-  // `(THREADS) == 16` would compare a dim3 with an int: no check is written.
-  EXPECT_EQ(conditionFor("#define THREADS dim3(16, 16)", "k<<<4, THREADS>>>(out);"), "");
+TEST(BlockAsAnalysed, AMacroThatSpellsTheWholeDim3IsCheckedThroughIt) {
+  // `(THREADS) == 16` would compare a dim3 with an int: each dimension is
+  // read from the macro's dim3 instead (dim3's constructor is constexpr).
+  EXPECT_EQ(conditionFor("#define THREADS dim3(16, 16)", "k<<<4, THREADS>>>(out);"),
+            "dim3(THREADS).x == 16 && dim3(THREADS).y == 16 && dim3(THREADS).z == 1");
+  EXPECT_EQ(conditionFor("#define THREADS dim3(16, 16)", "dim3 t = THREADS;\n  k<<<4, t>>>(out);"),
+            "dim3(THREADS).x == 16 && dim3(THREADS).y == 16 && dim3(THREADS).z == 1");
+}
+
+TEST(BlockAsAnalysed, AConstantGlobalDim3IsChecked) {
+  // At file scope, by what initialises it.
+  EXPECT_EQ(conditionFor("#define B 128\nconst dim3 kBlock(B);", "k<<<4, kBlock>>>(out);"), "(B) == 128");
+  EXPECT_EQ(conditionFor("#define B 64\nstatic const dim3 kBlock(B, 2);", "k<<<4, kBlock>>>(out);"), "(B) == 64");
+  // A constexpr dim3 by its own name, wherever it is declared.
+  EXPECT_EQ(conditionFor("#define B 32\nnamespace cfg { constexpr dim3 kBlock{B}; }", "k<<<4, cfg::kBlock>>>(out);"),
+            "dim3(cfg::kBlock).x == 32 && dim3(cfg::kBlock).y == 1 && dim3(cfg::kBlock).z == 1");
+  // Literals alone need no check there either.
+  EXPECT_EQ(conditionFor("const dim3 kBlock(128);", "k<<<4, kBlock>>>(out);"), "");
+}
+
+TEST(BlockAsAnalysed, AGlobalThatCanChangeIsNoConstantBlock) {
+  // Written at run time anywhere in the program: its initial value says
+  // nothing about the launch (CUDA-NP reads such a block at run time).
+  EXPECT_EQ(conditionFor("dim3 gBlock(128);", "gBlock.x = 256;\n  k<<<4, gBlock>>>(out);"), "<no block>");
+  EXPECT_EQ(conditionFor("dim3 gBlock(128);", "k<<<4, gBlock>>>(out);"), "<no block>");
+  EXPECT_EQ(conditionFor("int gThreads = 128;", "k<<<4, gThreads>>>(out);"), "<no block>");
+  // A const dim3 in a namespace, not constexpr: what initialises it names
+  // the namespace's constants, which need not be in scope at the launch.
+  EXPECT_EQ(conditionFor("namespace cfg { const int kT = 128; const dim3 kBlock(kT); }", "k<<<4, cfg::kBlock>>>(out);"),
+            "<no block>");
 }
 
 } // namespace

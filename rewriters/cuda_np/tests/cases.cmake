@@ -258,53 +258,46 @@ endforeach()
 nestor_rewrite_case(loops/cast_launch.rt_np_intra_16 INPUT ${loops_fx}/cast_launch.cu AT "for (int c = 1" APPLY np
   PARAMS slaves=16 np_type=intra ${loops_inc})
 
-# A launch whose block is a build-time macro (`#ifndef ROWMAX_BLOCK`): the
+# Launches whose block a build can change (`-DROWMAX_BLOCK=256`): the
 # enlarged block, the reshaped grid and inter-warp's np::inter<M, S> hold the
 # value the macro had when analysed (128), so the launch is wrapped in
-# nestor::np::block_as_analysed<((ROWMAX_BLOCK) == 128)>. Intra-warp 2 (block
-# 256), inter-warp 4 (block (128, 4)), intra-warp 16 (reshaped: 2x the blocks).
-# Built with another block, the rewritten launch must not compile (without
-# the guard it would launch 256-thread blocks for a grid of 512-thread blocks
-# and leave half the rows unwritten): rewrite_nvcc_other_block.
-foreach(cfg intra_2 inter_4 intra_16)
-  string(REPLACE "_" ";" parts ${cfg})
-  list(GET parts 0 type)
-  list(GET parts 1 s)
-  nestor_rewrite_case(loops/tunable_block.np_${cfg} INPUT ${loops_fx}/tunable_block.cu AT "for (int j = 0" APPLY np
-    PARAMS slaves=${s} np_type=${type} ${loops_inc})
-  if(NESTOR_NVCC)
-    add_test(NAME rewrite_nvcc_other_block.tunable_block.np_${cfg}
-      COMMAND ${NESTOR_NVCC} -arch=sm_90 -std=c++17 -DROWMAX_BLOCK=256 -I${PROJECT_SOURCE_DIR}/runtime/include
-              -I${PROJECT_SOURCE_DIR}/tests/fixtures/loops
-              -c ${CMAKE_CURRENT_LIST_DIR}/golden/loops/tunable_block.np_${cfg}.cu -o ${CMAKE_CURRENT_BINARY_DIR}/tunable_block.np_${cfg}.other.o)
-    set_tests_properties(rewrite_nvcc_other_block.tunable_block.np_${cfg} PROPERTIES LABELS "rewrite;nvcc"
-      DEPENDS rewrite_golden.loops/tunable_block.np_${cfg}
-      PASS_REGULAR_EXPRESSION "this launch's block size is not the one it was rewritten for")
-  endif()
-endforeach()
+# nestor::np::block_as_analysed<((MACRO) == 128)>. Built with another block,
+# the rewritten launch must not compile (without the guard it would launch
+# 256-thread blocks for a grid of 512-thread blocks and leave half the rows
+# unwritten): rewrite_nvcc_other_block.<fixture>.np_<cfg>, which builds the
+# golden with `-D${other}`. Each cfg is <intra|inter>_<slaves>.
+function(np_build_time_block_cases fixture at other)
+  foreach(cfg ${ARGN})
+    string(REPLACE "_" ";" parts ${cfg})
+    list(GET parts 0 type)
+    list(GET parts 1 s)
+    nestor_rewrite_case(loops/${fixture}.np_${cfg} INPUT ${loops_fx}/${fixture}.cu AT "${at}" APPLY np
+      PARAMS slaves=${s} np_type=${type} ${loops_inc})
+    if(NESTOR_NVCC)
+      add_test(NAME rewrite_nvcc_other_block.${fixture}.np_${cfg}
+        COMMAND ${NESTOR_NVCC} -arch=sm_90 -std=c++17 -D${other} -I${PROJECT_SOURCE_DIR}/runtime/include
+                -I${PROJECT_SOURCE_DIR}/tests/fixtures/loops
+                -c ${CMAKE_CURRENT_LIST_DIR}/golden/loops/${fixture}.np_${cfg}.cu
+                -o ${CMAKE_CURRENT_BINARY_DIR}/${fixture}.np_${cfg}.other.o)
+      set_tests_properties(rewrite_nvcc_other_block.${fixture}.np_${cfg} PROPERTIES LABELS "rewrite;nvcc"
+        DEPENDS rewrite_golden.loops/${fixture}.np_${cfg}
+        PASS_REGULAR_EXPRESSION "this launch's block size is not the one it was rewritten for")
+    endif()
+  endforeach()
+endfunction()
+
+# `#ifndef ROWMAX_BLOCK` in the launch itself (tests/fixtures/loops/
+# tunable_block.cu): intra-warp 2 (block 256), inter-warp 4 (block (128, 4)),
+# intra-warp 16 (reshaped: 2x the blocks).
+np_build_time_block_cases(tunable_block "for (int j = 0" ROWMAX_BLOCK=256 intra_2 inter_4 intra_16)
 
 # Blocks declared at file scope (tests/fixtures/loops/global_block.cu): a
 # const dim3 spelled with a build-time macro is guarded like the macro itself
-# (block_as_analysed<((COLSUM_BLOCK) == 128)>; built with another block the
-# launch must not compile), and a plain global dim3 the program writes at run
-# time is no constant block: an integer one is enlarged from the value it
-# has then (nestor::np::reshape_block), which tests/gpu/loops runs with blocks
-# of 64, 128 and 256 (a dim3 one is refused: loops.reshape_global_dim3).
-foreach(cfg intra_2 inter_4)
-  string(REPLACE "_" ";" parts ${cfg})
-  list(GET parts 0 type)
-  list(GET parts 1 s)
-  nestor_rewrite_case(loops/global_block.np_${cfg} INPUT ${loops_fx}/global_block.cu AT "for (int r = 0" APPLY np
-    PARAMS slaves=${s} np_type=${type} ${loops_inc})
-  if(NESTOR_NVCC)
-    add_test(NAME rewrite_nvcc_other_block.global_block.np_${cfg}
-      COMMAND ${NESTOR_NVCC} -arch=sm_90 -std=c++17 -DCOLSUM_BLOCK=256 -I${PROJECT_SOURCE_DIR}/runtime/include
-              -I${PROJECT_SOURCE_DIR}/tests/fixtures/loops
-              -c ${CMAKE_CURRENT_LIST_DIR}/golden/loops/global_block.np_${cfg}.cu -o ${CMAKE_CURRENT_BINARY_DIR}/global_block.np_${cfg}.other.o)
-    set_tests_properties(rewrite_nvcc_other_block.global_block.np_${cfg} PROPERTIES LABELS "rewrite;nvcc"
-      DEPENDS rewrite_golden.loops/global_block.np_${cfg}
-      PASS_REGULAR_EXPRESSION "this launch's block size is not the one it was rewritten for")
-  endif()
-endforeach()
+# (block_as_analysed<((COLSUM_BLOCK) == 128)>), and a plain global the
+# program writes at run time is no constant block: an integer one is
+# enlarged from the value it has then (nestor::np::reshape_block), which
+# tests/gpu/loops runs with blocks of 64, 128 and 256 (a dim3 one is refused:
+# loops.reshape_global_dim3).
+np_build_time_block_cases(global_block "for (int r = 0" COLSUM_BLOCK=256 intra_2 inter_4)
 nestor_rewrite_case(loops/global_block.rt_np_intra_4 INPUT ${loops_fx}/global_block.cu AT "for (int c = 0" APPLY np
   PARAMS slaves=4 np_type=intra ${loops_inc})

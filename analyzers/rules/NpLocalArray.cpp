@@ -40,6 +40,9 @@ public:
         std::string placement;
         if (onlyByIterator) placement = "partitioned into per-slave registers (only the loop iterator indexes it)";
         else if (a.sizeBytes + sharedBytes < 384) placement = "moved to shared memory (under the 384-byte policy)";
+        else if (a.sizeBytes < 384)
+          placement = "moved to global memory (" + std::to_string(a.sizeBytes) + " bytes plus the kernel's own " +
+                      std::to_string(sharedBytes) + " bytes of shared memory exceed the 384-byte shared-memory policy)";
         else placement = "moved to global memory (" + std::to_string(a.sizeBytes) + " bytes exceed the 384-byte shared-memory policy)";
         Finding f = rules::makeFinding(*this, a.span,
                                        "thread-local array '" + a.name + "' (" + std::to_string(a.sizeBytes) +

@@ -17,7 +17,7 @@ struct RawMapping {
   std::optional<unsigned> sms, threadsPerSm, registersPerThread;
   std::optional<double> defaultTrip, defaultThreads, skew, launchCost;
   std::optional<double> bandwidth, deviceLaunchUs, deviceLaunchLatencyUs, kernelUs, latencyUs, clockGhz;
-  std::map<std::string, std::string> sizes, weights, pin;
+  std::map<std::string, std::string> sizes, longest, weights, pin;
 };
 struct RawConfig {
   std::map<std::string, std::string> rules;
@@ -64,6 +64,7 @@ template <> struct MappingTraits<RawMapping> {
     io.mapOptional("latency_us", m.latencyUs);
     io.mapOptional("clock_ghz", m.clockGhz);
     io.mapOptional("sizes", m.sizes);
+    io.mapOptional("longest", m.longest);
     io.mapOptional("weights", m.weights);
     io.mapOptional("pin", m.pin);
   }
@@ -181,6 +182,11 @@ llvm::Error readMapping(const RawMapping &raw, llvm::StringRef path, MappingConf
     auto v = number(text);
     if (!v || *v < 0) return mappingError(path, "sizes: '" + name + "' must be a non-negative number, got '" + text + "'");
     out.sizes[name] = *v;
+  }
+  for (auto &[name, text] : raw.longest) {
+    auto v = number(text);
+    if (!v || *v < 1) return mappingError(path, "longest: '" + name + "' must be a number of at least 1, got '" + text + "'");
+    out.longest[name] = *v;
   }
   std::map<std::string, double *> weights{{"coalescing", &out.weights.coalescing}, {"parallelism", &out.weights.parallelism},
                                           {"utilisation", &out.weights.utilisation}, {"balance", &out.weights.balance},

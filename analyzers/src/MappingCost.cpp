@@ -105,8 +105,11 @@ std::string microseconds(double v) { return us(v); }
 double LoopCostInput::wait(double group) const {
   // The longest of `group` trips: the mean for uniform trips; for irregular
   // ones a power-law tail, the longest of g rows about T x g^skew (skew 0:
-  // near-regular data).
-  return irregular ? T * std::pow(std::max(1.0, group), skew) : T;
+  // near-regular data), and never longer than the input's longest row when
+  // that is given.
+  if (!irregular) return T;
+  const double tail = T * std::pow(std::max(1.0, group), skew);
+  return longest > 0 ? std::min(tail, std::max(longest, T)) : tail;
 }
 
 Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarget &g, bool explain) {
@@ -237,7 +240,11 @@ Estimate estimateLoop(const LoopCostInput &in, const LoopShape &s, const GpuTarg
     // rows of skew 0.92-0.93 over 98k-262k rows, whose longest rows were
     // measured at 57k-131k entries, where T x N0^skew gave 2-4 million and
     // every variant's estimate 20-190x its measured time.
-    double longest = std::min(in.wait(in.N0), std::max(in.T, in.N0));
+    // A longest row the user gives (mapping.longest) is taken as it is: the
+    // skew describes groups of 32 rows, not the input's one longest row
+    // ("longrows" inputs of bench/mapping, rows of 25 with one in 2000 of up
+    // to 5266: skew 0.28 put it near 1000).
+    double longest = in.longest > 0 ? std::max(in.longest, in.T) : std::min(in.wait(in.N0), std::max(in.T, in.N0));
     criticalSteps = seq ? longest : tasks ? longest / 32 : std::ceil(longest / (s.slaves * k));
   }
   // A CTE round's loads wait for its owner search, and its combination for

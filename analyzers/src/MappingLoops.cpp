@@ -107,6 +107,7 @@ void rankLoop(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, c
   cost.reduces = reduces;
   cost.scans = scans;
   cost.skew = cfg.skew;
+  if (auto it = cfg.longest.find(loopKey(m, l)); irregular && it != cfg.longest.end()) cost.longest = it->second;
   cost.B = B;
   cost.localArrayBytes = double(localBytes);
   for (const ArrayAccess &a : l.accesses) {

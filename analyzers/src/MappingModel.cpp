@@ -251,9 +251,12 @@ Count kernelThreads(const FileModel &m, const Kernel &k, const MappingConfig &cf
   return {cfg.defaultThreads, true};
 }
 
+std::string loopKey(const FileModel &m, const LoopSite &l) {
+  return llvm::sys::path::filename(l.span.file.empty() ? m.file : l.span.file).str() + ":" + std::to_string(l.span.begin.line);
+}
+
 Count loopTrips(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, std::vector<std::string> &assumptions) {
-  std::string key = llvm::sys::path::filename(l.span.file.empty() ? m.file : l.span.file).str() + ":" +
-                    std::to_string(l.span.begin.line);
+  const std::string key = loopKey(m, l);
   if (auto it = cfg.sizes.find(key); it != cfg.sizes.end()) return {it->second, false};
   if (l.constantTripCount) return {double(*l.constantTripCount), false};
   if (l.tripCount != TripCountClass::Irregular && !l.upperBound.empty()) {

@@ -27,6 +27,8 @@ Count kernelThreads(const FileModel &m, const Kernel &k, const MappingConfig &cf
 
 /// Average trip count of a loop: constant, (upper - lower) / step evaluated
 /// with the sizes, a "file:line" entry of the sizes, else cfg.defaultTrip.
+/// "file:line" of a loop, the key of mapping.sizes and mapping.longest.
+std::string loopKey(const FileModel &m, const LoopSite &l);
 Count loopTrips(const FileModel &m, const LoopSite &l, const MappingConfig &cfg, std::vector<std::string> &assumptions);
 
 /// Fraction of the 32-byte sectors a warp's 4-byte accesses fetch that it
@@ -116,6 +118,9 @@ struct LoopCostInput {
   double N0 = 1, T = 1;      ///< outer iterations (threads), mean trip count
   bool irregular = false, reduces = false, scans = false;
   double skew = 0.5;
+  /// The longest trip of an irregular loop over the whole input, when the
+  /// user gives it (MappingConfig::longest); 0: extrapolated from the skew.
+  double longest = 0;
   unsigned B = 256;
   double localArrayBytes = 0; ///< thread-local arrays the loop uses (moved to shared memory when spread)
   std::vector<LoopAccessCost> accesses;

@@ -130,6 +130,7 @@ mapping:
   skew: 2.5
   launch_cost: 4000
   sizes: { n: 65536, "spmv.cu:11": 12 }
+  longest: { "spmv.cu:11": 4096 }
   weights: { coalescing: 10 }
   pin: { placement: lanes }
 """)

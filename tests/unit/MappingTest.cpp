@@ -225,6 +225,29 @@ TEST(MappingLoops, CteLongestRowWaitsOneRoundTripPerRound) {
   EXPECT_LT(tasks->estimateUs, 0.5 * seq->estimateUs) << tasks->costWhy << " vs " << seq->costWhy;
 }
 
+TEST(MappingLoops, AGivenLongestRowBoundsTheCriticalPath) {
+  // Rows of 25 with one in 2000 of up to 5266 (bench/mapping's "longrows"):
+  // their skew, 0.28, puts the longest of 524288 rows near 1000, so the
+  // warp that holds it does not bound CTE's estimate; given, it does.
+  MappingConfig cfg;
+  cfg.skew = 0.28;
+  cfg.sizes = {{"rows", 524288}, {"k.cu:5", 25}};
+  auto guessed = rankMappingsOf(oneLoop("(rows + 255) / 256", 256, spmvLoop()), cfg, false, 0);
+  cfg.longest = {{"k.cu:5", 5266}};
+  auto given = rankMappingsOf(oneLoop("(rows + 255) / 256", 256, spmvLoop()), cfg, false, 0);
+  ASSERT_TRUE(guessed && given);
+  const Mapping *before = find(*guessed, "warp-tasks"), *after = find(*given, "warp-tasks");
+  ASSERT_TRUE(before && after);
+  EXPECT_LT(before->estimateUs, 5266.0 / 32 * cfg.gpu.latencyUs) << before->costWhy;
+  EXPECT_GE(after->estimateUs, 5266.0 / 32 * cfg.gpu.latencyUs) << after->costWhy;
+  EXPECT_NE(after->costWhy.find("longest row"), std::string::npos) << after->costWhy;
+  // A key that names no irregular loop changes nothing.
+  cfg.longest = {{"k.cu:6", 5266}};
+  auto other = rankMappingsOf(oneLoop("(rows + 255) / 256", 256, spmvLoop()), cfg, false, 0);
+  ASSERT_TRUE(other);
+  EXPECT_EQ(find(*other, "warp-tasks")->estimateUs, before->estimateUs);
+}
+
 TEST(MappingLoops, TmvWithManyThreadsStaysOneDimensional) {
   MappingConfig cfg;
   cfg.sizes = {{"w", 1 << 22}, {"h", 64}};
@@ -558,7 +581,11 @@ TEST(MappingConfig, ParsesTheMappingSection) {
   EXPECT_EQ(c->mapping.skew, 0.25);
   EXPECT_EQ(c->mapping.defaultTrip, 64);
   EXPECT_EQ(c->mapping.registersPerThread, 64u);
+  EXPECT_TRUE(c->mapping.longest.empty());
   EXPECT_EQ(c->mapping.gpu.bandwidthGBs, 1500) << "a100's copy bandwidth";
+  auto l = parseConfig("mapping:\n  longest: { \"spmv.cu:11\": 5266 }\n", "m.yaml");
+  ASSERT_TRUE(bool(l)) << llvm::toString(l.takeError());
+  EXPECT_EQ(l->mapping.longest.at("spmv.cu:11"), 5266);
   // The cost model's GPU figures, each overridable.
   auto h = parseConfig("mapping:\n  gpu: h200\n  bandwidth_gbs: 3900\n  device_launch_us: 1.5\n  kernel_us: 3\n"
                        "  latency_us: 0.6\n  clock_ghz: 1.98\n",
@@ -672,6 +699,8 @@ TEST(MappingConfig, ErrorsNameTheProblem) {
       {"mapping:\n  pin: { slaves: 3.5 }\n", "pin: 'slaves' must be a whole number"},
       {"mapping:\n  pin: { colour: red }\n", "pin: unknown key 'colour'"},
       {"mapping:\n  skew: -1\n", "skew must be >= 0"},
+      {"mapping:\n  longest: { \"k.cu:5\": 0.5 }\n", "longest: 'k.cu:5' must be a number of at least 1"},
+      {"mapping:\n  longest: { \"k.cu:5\": long }\n", "longest: 'k.cu:5' must be a number of at least 1"},
       {"mapping:\n  default_trip: 0\n", "default_trip must be a positive number"},
       {"mapping:\n  registers_per_thread: 300\n", "registers_per_thread must be 1..255"},
       {"mapping:\n  speed: 3\n", "unknown key 'speed'"},

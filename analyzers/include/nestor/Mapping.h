@@ -94,6 +94,10 @@ struct MappingConfig {
   /// Values of identifiers in bounds and launch configurations (`n: 65536`),
   /// and average trip counts of loops by "file:line" (`"spmv.cu:11": 12`).
   std::map<std::string, double> sizes;
+  /// The longest trip of an irregular loop over the whole input, by
+  /// "file:line" (`"spmv.cu:11": 5266`, a matrix's longest row or a graph's
+  /// largest degree); without it the model extrapolates one from `skew`.
+  std::map<std::string, double> longest;
   /// Hard constraints the user pins: `placement`, `slaves`, `span`, `split`.
   std::optional<std::string> pinPlacement;
   std::optional<unsigned> pinSlaves, pinSpan, pinSplit;

@@ -17,6 +17,48 @@ namespace nestor {
 
 using namespace clang;
 
+namespace {
+/// `if (d < best) { best = d; idx = c; }` in `body`: the comparison that
+/// guards the write of `best` and the other variables written with it (an
+/// argmin or argmax), or nothing. Only the refusal's wording uses it: the
+/// loop stays carried either way.
+struct PairedUpdate {
+  std::string condition;
+  std::vector<std::string> partners;
+};
+std::optional<PairedUpdate> pairedUpdate(const Stmt *body, const VarDecl *vd, const ASTContext &ctx) {
+  std::optional<PairedUpdate> found;
+  std::function<void(const Stmt *)> visit = [&](const Stmt *s) {
+    if (!s || found) return;
+    if (auto *is = dyn_cast<IfStmt>(s); is && !is->getElse()) {
+      auto *cmp = dyn_cast<BinaryOperator>(is->getCond()->IgnoreParenImpCasts());
+      if (cmp && cmp->isRelationalOp() &&
+          (referencedVar(cmp->getLHS()) == vd || referencedVar(cmp->getRHS()) == vd)) {
+        std::vector<const Stmt *> stmts;
+        if (auto *cs = dyn_cast<CompoundStmt>(is->getThen())) stmts.assign(cs->body_begin(), cs->body_end());
+        else stmts.push_back(is->getThen());
+        bool writesVar = false;
+        PairedUpdate p;
+        for (const Stmt *t : stmts) {
+          auto *as = dyn_cast<BinaryOperator>(t);
+          const VarDecl *w = as && as->getOpcode() == BO_Assign ? referencedVar(as->getLHS()) : nullptr;
+          if (w == vd) writesVar = true;
+          else if (w) p.partners.push_back(w->getNameAsString());
+        }
+        if (writesVar && !p.partners.empty()) {
+          p.condition = textOf(cmp, ctx);
+          found = p;
+          return;
+        }
+      }
+    }
+    for (const Stmt *c : s->children()) visit(c);
+  };
+  visit(body);
+  return found;
+}
+} // namespace
+
 int FunctionScanner::analyzeLoop(const Stmt *s, const Context &ctx) {
   LoopSite loop;
   loop.id = nextLoopId_++;
@@ -477,6 +519,14 @@ void FunctionScanner::summarizeBody(const Stmt *loopStmt, const Stmt *body, cons
                                    "'): its update is no reduction the analysis can prove for every instantiation"
                          : u.op ? "'" + name + "' is updated across iterations and also read inside the loop"
                                 : "'" + name + "' is written in one iteration and read in a later one";
+    if (auto paired = u.op || vd->getType()->isDependentType() ? std::nullopt : pairedUpdate(body, vd, ctx_)) {
+      std::string with;
+      for (const std::string &p : paired->partners) with += (with.empty() ? "'" : ", '") + p + "'";
+      // An argmin or argmax: say what it is and how it becomes a reduction.
+      reason = "'" + name + "' and " + with + " are written together under `" + paired->condition +
+               "` (an argmin or argmax), which no single-variable reduction combines; packed into one "
+               "order-preserving integer key they would be a min or max reduction";
+    }
     loop.carriedDependences.push_back({name, reason, u.firstSpan});
   }
   for (const VarDecl *vd : order)

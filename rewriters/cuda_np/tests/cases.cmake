@@ -208,6 +208,9 @@ nestor_rewrite_refusal(loops.block_too_big INPUT ${refusals_fx} AT "${each_j}" A
   PARAMS slaves=4 EXPECT "2048 > 1024")
 nestor_rewrite_refusal(loops.shuffle_in_kernel INPUT ${refusals_fx} AT "${each_j}" AFTER "uses_shuffle(" APPLY np
   PARAMS slaves=2 EXPECT "__shfl_down_sync")
+# An argmin (value and index written together): refused as carried, saying so.
+nestor_rewrite_refusal(loops.np_argmin_pair INPUT ${refusals_fx} AT "${each_j}" AFTER "nearest_centre(" APPLY np
+  EXPECT "'best' and 'idx' are written together under `d < best` (an argmin or argmax)")
 
 # Master-computed live-ins (read_from_master), a memory-reading early return.
 foreach(cfg inter_4 intra_8)

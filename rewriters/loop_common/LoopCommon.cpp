@@ -91,9 +91,7 @@ const Expr *withoutTemporaries(const Expr *e) {
   }
   return e;
 }
-} // namespace
 
-namespace {
 /// A global whose initial value is its value everywhere, in a form
 /// blockAsAnalysedCondition can check at the launch: const-qualified (any
 /// other global can be written anywhere in the program, at run time: its

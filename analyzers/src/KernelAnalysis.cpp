@@ -86,6 +86,7 @@ FunctionFacts collectFunctionFacts(const Stmt *body, ASTContext &ctx) {
   for (const ConstructUse &u : fx.cooperativeGroups) f.coop.push_back({"cooperative_groups::" + u.name, u.span});
   f.atomics = fx.atomics;
   f.syncs = fx.deviceSyncs;
+  f.unparsed = fx.unparsed;
   f.threadIdx = fx.threadIds.count("threadIdx") > 0;
   f.blockDim = fx.threadIds.count("blockDim") > 0;
   f.callees = fx.callees;

@@ -114,6 +114,10 @@ void judgeLaunches(AnalyzedTU &tu, FunctionIndex &index) {
         for (auto &u : x->shared) block("'" + l.child + "' uses __shared__ memory ('" + u.name + "')", u.span);
         for (auto &u : x->warp) block("'" + l.child + "' uses the warp-level intrinsic " + u.name, u.span);
         for (auto &u : x->coop) block("'" + l.child + "' uses cooperative groups (" + u.name + ")", u.span);
+        // It may hide any of the above (a barrier behind an undeclared
+        // macro or namespace), so no child with it runs in another thread.
+        for (auto &at : x->unparsed)
+          block("'" + l.child + "' has code clang could not parse, so whether it synchronises is unknown", at);
       }
       if (seen.count(child->getCanonicalDecl()))
         block("'" + l.child + "' is recursive (it launches or calls itself)", spanOf(child->getSourceRange(), ctx));

@@ -490,6 +490,14 @@ void FunctionScanner::summarizeBody(const Stmt *loopStmt, const Stmt *body, cons
   loop.breaks = fx.breaks;
   loop.returns = fx.returns;
   loop.gotos = fx.gotos;
+  // Code clang could not parse, in the header or the body: what it does is
+  // unknown, so no rewrite may move the iterations (Model.h).
+  if (auto *fs = dyn_cast<ForStmt>(loopStmt))
+    for (const Stmt *part : {fs->getInit(), static_cast<const Stmt *>(fs->getCond()), static_cast<const Stmt *>(fs->getInc())}) {
+      StatementEffects header = effectsOf(part, ctx_);
+      loop.unparsed.insert(loop.unparsed.end(), header.unparsed.begin(), header.unparsed.end());
+    }
+  loop.unparsed.insert(loop.unparsed.end(), fx.unparsed.begin(), fx.unparsed.end());
 
   // Classify the outer scalars the body touched.
   for (const VarDecl *vd : order) {

@@ -18,6 +18,7 @@ namespace nestor {
 /// thread ids it reads, and the functions it calls or launches.
 struct FunctionFacts {
   std::vector<ConstructUse> barriers, warp, coop, atomics, syncs;
+  std::vector<SourceSpan> unparsed; ///< code clang could not parse (StatementEffects::unparsed)
   std::vector<SharedDecl> shared;
   std::vector<LocalArray> locals;
   bool threadIdx = false, blockDim = false;
@@ -52,5 +53,8 @@ void judgeLaunches(AnalyzedTU &tu, FunctionIndex &index);
 void addRecursion(AnalyzedTU &tu);
 /// Attaches each `#pragma np` to the loop that directly follows it.
 void attachPragmas(AnalyzedTU &tu);
+/// Parse errors inside a loop or a launched kernel: unknown code there (a
+/// loop's `unparsed`, a launch's child not serialisable).
+void placeParseErrors(FileModel &model);
 
 } // namespace nestor

@@ -105,10 +105,17 @@ public:
     if (auto *bo = dyn_cast<BinaryOperator>(s); bo && bo->isAssignmentOp()) noteWrite(bo->getLHS(), fx_);
     if (auto *oc = dyn_cast<CXXOperatorCallExpr>(s); oc && oc->isAssignmentOp()) fx_.memWrite = true;
     if (auto *ce = dyn_cast<CallExpr>(s)) call(ce);
-    if (auto *re = dyn_cast<RecoveryExpr>(s); re && isUnresolvedDeviceSync(re)) {
-      fx_.deviceSyncs.push_back({"cudaDeviceSynchronize", spanOf(s, ctx_)});
+    if (auto *re = dyn_cast<RecoveryExpr>(s)) {
+      if (isUnresolvedDeviceSync(re)) fx_.deviceSyncs.push_back({"cudaDeviceSynchronize", spanOf(s, ctx_)});
+      else fx_.unparsed.push_back(spanOf(s, ctx_));
       fx_.impureCall = true;
     }
+    if (auto *ds = dyn_cast<DeclStmt>(s))
+      for (const Decl *d : ds->decls())
+        if (d->isInvalidDecl()) {
+          fx_.unparsed.push_back(spanOf(d->getSourceRange(), ctx_));
+          fx_.impureCall = true;
+        }
     if (isa<LambdaExpr>(s)) bad(fx_.lambda, s);
     if (isa<ReturnStmt>(s)) {
       bad(fx_.ret, s);

@@ -65,6 +65,10 @@ std::optional<std::string> impure(const clang::Expr *e, const clang::ASTContext 
 /// The child runs inside blocks that are not its own (the parent thread, a
 /// pass's block or the parent's block): what that excludes.
 Applicability checkChild(const Kernel &c) {
+  if (!c.unparsed.empty())
+    return Applicability::no("child " + c.name + " has code clang could not parse (" + lineOf(c.unparsed.front()) +
+                                 "): whether it synchronises or shares memory is unknown (fix the parse error first)",
+                             c.unparsed.front());
   if (!c.shared.empty())
     return Applicability::no("child " + c.name + " uses the __shared__ '" + c.shared.front().name + "' (" +
                                  lineOf(c.shared.front().span) + "): its threads run inside the blocks of other kernels, where that memory is not theirs",

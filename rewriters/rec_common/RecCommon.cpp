@@ -24,6 +24,10 @@ Applicability locateRecursion(const AnalyzedTU &tu, const RewriteTarget &t, RecT
   if (!k->isRecursive || !k->recursion)
     return Applicability::no(site.child + " is not recursive: rec-hier and rec-flat map a kernel that launches itself",
                              site.span);
+  if (!k->unparsed.empty())
+    return Applicability::no(k->name + " has code clang could not parse (" + lineOf(k->unparsed.front()) +
+                                 "): what its threads do is unknown (fix the parse error first)",
+                             k->unparsed.front());
   const RecursionShape &shape = *k->recursion;
   if (!shape.supported) return Applicability::no(shape.reason, shape.reasonSpan);
   const clang::FunctionDecl *fd = tu.functionDecl(k->name);

@@ -101,7 +101,9 @@ std::set<std::string> &goldensSeen() {
   return seen;
 }
 
-void checkCase(const std::string &name, bool goldens = true) {
+/// `withParseErrors`: the case is about code clang could not parse, and must
+/// have such errors; every other case must parse cleanly.
+void checkCase(const std::string &name, bool goldens = true, bool withParseErrors = false) {
   std::string path = std::string(NESTOR_SOUNDNESS_DIR) + "/cases/" + name;
   auto text = llvm::MemoryBuffer::getFile(path);
   ASSERT_TRUE(bool(text)) << path;
@@ -115,7 +117,9 @@ void checkCase(const std::string &name, bool goldens = true) {
   auto tu = analyzeFile(path, opts);
   ASSERT_TRUE(bool(tu)) << llvm::toString(tu.takeError());
   const FileModel &m = (*tu)->model();
-  for (const auto &d : m.parseDiagnostics) ADD_FAILURE() << name << ": parse diagnostic: " << d.message;
+  if (withParseErrors) EXPECT_FALSE(m.parseDiagnostics.empty()) << name << " parsed without an error";
+  else
+    for (const auto &d : m.parseDiagnostics) ADD_FAILURE() << name << ": parse diagnostic: " << d.message;
   std::vector<Finding> findings = runRules(**tu, Config{});
 
   std::map<unsigned, int> seen;
@@ -180,6 +184,8 @@ TEST(Soundness, Memory) { checkCase("memory.cu"); }
 TEST(Soundness, Collectives) { checkCase("collectives.cu"); }
 // Public projects' styles (no host program: no goldens, no GPU run).
 TEST(Soundness, RealCodeStyles) { checkCase("realcode.cu", /*goldens=*/false); }
+// Code clang could not parse (a file mid-edit, a missing include path or -D).
+TEST(Soundness, UnparsedCode) { checkCase("unparsed.cu", /*goldens=*/false, /*withParseErrors=*/true); }
 
 // No golden is left that no offer produces any more (ctest runs each test
 // in a process of its own, so this one walks every case itself).

@@ -71,8 +71,9 @@ inline std::optional<std::pair<std::string, SourceSpan>> npCandidateBlocker(cons
 
 /// Why a rewrite may not hand the iterations of `l` to other threads. A
 /// valid `#pragma np parallel for` is the user's word on dependences, so
-/// with one only collectives and barriers refuse (no pragma vouches for
-/// them); without one, everything the analysis could not prove.
+/// with one only collectives, barriers and code clang could not parse refuse
+/// (no pragma vouches for them); without one, everything the analysis could
+/// not prove.
 inline std::optional<LoopCarriedDependence> distributionRefusal(const FileModel &m, const LoopSite &l) {
   if (l.pragma >= 0 && size_t(l.pragma) < m.pragmas.size() && m.pragmas[size_t(l.pragma)].valid() &&
       !l.inductionVar.empty())

@@ -183,6 +183,10 @@ struct LoopSite {
   /// `__pipeline_*`, named barriers, inline assembly. A loop holding one is
   /// never given to other threads.
   std::vector<ConstructUse> collectives;
+  /// Code in the header or body that clang could not parse (an undeclared
+  /// name or type, a call that matches no declaration): nothing is known of
+  /// what it reads, writes or synchronises.
+  std::vector<SourceSpan> unparsed;
   int pragma = -1; ///< index into FileModel::pragmas, -1 without one
 
   /// Independent iterations apart from recognised reductions and scans:
@@ -208,9 +212,15 @@ struct LoopSite {
     return std::nullopt;
   }
 
-  /// The collective operations and barriers of the body: what no
-  /// `#pragma np` can vouch for either.
+  /// The collective operations and barriers of the body, and code clang
+  /// could not parse: what no `#pragma np` can vouch for either.
   std::optional<LoopCarriedDependence> collectiveRefusal() const {
+    // Not a collective, but no pragma vouches for code that did not parse
+    // either: the rewrite would move what nobody has read.
+    if (!unparsed.empty())
+      return LoopCarriedDependence{"", "the loop has code clang could not parse, so what it reads, writes or "
+                                       "synchronises is unknown (fix the parse error first)",
+                                   unparsed.front()};
     if (!collectives.empty())
       return LoopCarriedDependence{collectives.front().name,
                                    "the loop body uses '" + collectives.front().name +
@@ -285,6 +295,9 @@ struct Kernel {
   std::vector<ConstructUse> cooperativeGroups;
   std::vector<ConstructUse> atomics;
   std::vector<ConstructUse> deviceSyncs; ///< device-side cudaDeviceSynchronize
+  /// Parse errors inside the kernel: code whose barriers, warp operations
+  /// and memory effects nobody has read.
+  std::vector<SourceSpan> unparsed;
   bool usesThreadIdx = false;
   bool usesBlockDim = false;
   bool isRecursive = false; ///< launches or calls itself (directly or through callees)

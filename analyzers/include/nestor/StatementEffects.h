@@ -65,6 +65,12 @@ struct StatementEffects {
   std::vector<ConstructUse> deviceSyncs;     ///< cudaDeviceSynchronize, also unresolved (CUDA 12+ headers)
   std::vector<SourceSpan> returns, gotos;
   std::vector<SourceSpan> breaks;            ///< `break` not bound by a loop or switch inside the statement
+  /// Code clang could not parse (a RecoveryExpr: an undeclared name, a call
+  /// that matches no declaration; a declaration it marked invalid). Nothing
+  /// is known of what it reads, writes or synchronises, so it also counts as
+  /// an impure call. The unresolved device-side cudaDeviceSynchronize is
+  /// not here: it is known (deviceSyncs).
+  std::vector<SourceSpan> unparsed;
 };
 
 /// The effects of `s` (null: none). `ctx` gives the spans of the uses.

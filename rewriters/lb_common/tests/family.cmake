@@ -171,6 +171,8 @@ function(nestor_lb_launch_refusal_cases rw)
     EXPECT "uses the __shared__ 'tile' (line 7)")
   nestor_rewrite_refusal(templates.${rw_name}_in_loop INPUT ${launch_fx} AT "^in_loop" APPLY ${rw}
     EXPECT "inside the loop at line 25")
+  nestor_rewrite_refusal(templates.${rw_name}_unparsed_child INPUT rewriters/dp_common/tests/unparsed_child.cu AT "^"
+    APPLY ${rw} EXPECT "child group_scale has code clang could not parse (line 10)")
   if(ARG_HOLDS_IN_BLOCK)
     nestor_rewrite_refusal(templates.${rw_name}_parent_barrier INPUT ${launch_fx} AT "^parent_barrier" APPLY ${rw}
       EXPECT "parent barrier_parent calls __syncthreads (line 41)")

@@ -22,6 +22,10 @@ nestor_dp_case(dp/side_effects.threshold INPUT ${dp_fx}/side_effects.cu AT "^" A
 # __shared__ and __syncthreads in the child.
 nestor_rewrite_refusal(dp_shared_barrier_threshold INPUT ${dp_fx}/shared_barrier.cu AT "^" APPLY threshold
                        EXPECT "not serialisable: 'tile_sum' uses __syncthreads")
+# A child with code clang could not parse (an undeclared cooperative-groups
+# namespace): whether it synchronises is unknown.
+nestor_rewrite_refusal(dp_unparsed_child_threshold INPUT ${dp_fx}/unparsed_child.cu AT "^" APPLY threshold
+                       EXPECT "not serialisable: 'group_scale' has code clang could not parse, so whether it synchronises is unknown (line 10)")
 # Host launches are not DP launches.
 nestor_rewrite_refusal(dp_host_launch_threshold INPUT examples/graph/bfs.cu AT "bfs_parent<<<" APPLY threshold
                        EXPECT "host-side launch")

@@ -189,6 +189,11 @@ Applicability check(const AnalyzedTU &tu, const RewriteTarget &t, Plan &p) {
   const Kernel &c = *p.child;
   a = checkChild(c);
   if (!a.applies) return a;
+  // What the child's callees do counts too (judgeLaunches follows them): a
+  // barrier in a __device__ helper it calls is a barrier of the child.
+  if (!site.serializable)
+    return Applicability::no("child " + c.name + " cannot run its threads one after another: " + site.reasons.front(),
+                             site.reasonSpans.empty() ? site.span : site.reasonSpans.front());
   if (p.which->removesDeviceLaunch()) {
     a = checkNoDeviceRuntimeLeft(tu, p);
     if (!a.applies) return a;

@@ -173,6 +173,8 @@ function(nestor_lb_launch_refusal_cases rw)
     EXPECT "inside the loop at line 25")
   nestor_rewrite_refusal(templates.${rw_name}_unparsed_child INPUT rewriters/dp_common/tests/unparsed_child.cu AT "^"
     APPLY ${rw} EXPECT "child group_scale has code clang could not parse (line 10)")
+  nestor_rewrite_refusal(templates.${rw_name}_helper_barrier INPUT rewriters/dp_common/tests/helper_barrier.cu AT "^"
+    APPLY ${rw} EXPECT "child pair_sum cannot run its threads one after another: 'pair_sum' uses __syncthreads (line 4)")
   if(ARG_HOLDS_IN_BLOCK)
     nestor_rewrite_refusal(templates.${rw_name}_parent_barrier INPUT ${launch_fx} AT "^parent_barrier" APPLY ${rw}
       EXPECT "parent barrier_parent calls __syncthreads (line 41)")

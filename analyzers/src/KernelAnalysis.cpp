@@ -106,7 +106,11 @@ const FunctionFacts *FunctionIndex::factsOf(const FunctionDecl *fd) {
   if (auto d = defOf_.find(canon); d != defOf_.end()) def = d->second;
   else if (const FunctionDecl *found = fd->getDefinition(); found && found->hasBody()) def = found;
   if (!def) return nullptr;
-  return &(facts_[canon] = collectFunctionFacts(def->getBody(), ctx_));
+  FunctionFacts &f = facts_[canon] = collectFunctionFacts(def->getBody(), ctx_);
+  const SourceSpan range = spanOf(def->getSourceRange(), ctx_);
+  for (const ParseDiagnostic &d : diagnostics_)
+    if (isUnknownCode(d) && encloses(range, d.span)) f.unparsed.push_back(d.span);
+  return &f;
 }
 
 void FunctionIndex::reach(const FunctionDecl *fd, std::set<const FunctionDecl *> &seen) {
@@ -144,6 +148,7 @@ void addKernels(AnalyzedTU &tu, const std::vector<const FunctionDecl *> &functio
       k.cooperativeGroups = f->coop;
       k.atomics = f->atomics;
       k.deviceSyncs = f->syncs;
+      k.unparsed = f->unparsed;
       k.usesThreadIdx = f->threadIdx;
       k.usesBlockDim = f->blockDim;
     }

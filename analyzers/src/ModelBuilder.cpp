@@ -21,7 +21,6 @@
 #include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
-#include <set>
 
 namespace nestor {
 
@@ -59,7 +58,7 @@ void buildModel(AnalyzedTU &tu) {
   for (const Decl *d : tu.topLevelDecls()) collector.TraverseDecl(const_cast<Decl *>(d));
 
   int nextLoop = 0, nextLaunch = 0;
-  FunctionIndex index(tu.astContext(), std::move(defOf));
+  FunctionIndex index(tu.astContext(), std::move(defOf), model.parseDiagnostics);
   std::set<const FunctionDecl *> branchingOnGather; // read by addKernels
 
   for (const FunctionDecl *fd : functions) {
@@ -83,7 +82,7 @@ void buildModel(AnalyzedTU &tu) {
     judgeLaunches(tu, index);
   }
   {
-    AnalysisStep step("placing the parse errors");
+    AnalysisStep step("placing the parse errors in the loops");
     placeParseErrors(model);
   }
   {
@@ -94,38 +93,22 @@ void buildModel(AnalyzedTU &tu) {
   attachPragmas(tu);
 }
 
-namespace {
+bool isUnknownCode(const ParseDiagnostic &d) { return d.message.find("cudaDeviceSynchronize") == std::string::npos; }
+
 bool encloses(const SourceSpan &outer, const SourceSpan &at) {
   return outer.valid() && at.valid() && outer.file == at.file && outer.begin.offset <= at.begin.offset &&
          at.begin.offset <= outer.end.offset;
 }
-} // namespace
 
 // Clang drops some statements it cannot parse without leaving a node (`s +=
 // b[i] * UNDECLARED;` is gone from the body), so StatementEffects cannot see
-// them: an error inside a loop or a launched kernel is unknown code there.
-// The unresolved device-side cudaDeviceSynchronize is known (deviceSyncs).
+// them: an error inside a loop is unknown code there. (Functions get theirs
+// in FunctionIndex::factsOf, which judgeLaunches and the kernels read.)
 void placeParseErrors(FileModel &model) {
-  std::set<int> blocked; // launches already refused for one error of their child
-  for (const ParseDiagnostic &d : model.parseDiagnostics) {
-    if (d.message.find("cudaDeviceSynchronize") != std::string::npos) continue;
-    for (LoopSite &l : model.loops)
-      if (encloses(l.span, d.span)) l.unparsed.push_back(d.span);
-    for (Kernel &k : model.kernels)
-      if (encloses(k.span, d.span)) k.unparsed.push_back(d.span);
-    for (LaunchSite &l : model.launches) {
-      const Kernel *child = model.findKernel(l.child);
-      if (!child || !encloses(child->span, d.span) || !blocked.insert(l.id).second) continue;
-      // judgeLaunches may have seen it already (a recovery expression).
-      if (std::any_of(l.reasons.begin(), l.reasons.end(),
-                      [](const std::string &r) { return r.find("has code clang could not parse") != std::string::npos; }))
-        continue;
-      l.serializable = false;
-      l.reasons.push_back("'" + l.child + "' has code clang could not parse, so whether it synchronises is unknown (line " +
-                          std::to_string(d.span.begin.line) + ")");
-      l.reasonSpans.push_back(d.span);
-    }
-  }
+  for (const ParseDiagnostic &d : model.parseDiagnostics)
+    if (isUnknownCode(d))
+      for (LoopSite &l : model.loops)
+        if (encloses(l.span, d.span)) l.unparsed.push_back(d.span);
   // In source order, so that the first is the one reported.
   for (LoopSite &l : model.loops)
     std::sort(l.unparsed.begin(), l.unparsed.end(),

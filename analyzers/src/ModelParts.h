@@ -18,7 +18,10 @@ namespace nestor {
 /// thread ids it reads, and the functions it calls or launches.
 struct FunctionFacts {
   std::vector<ConstructUse> barriers, warp, coop, atomics, syncs;
-  std::vector<SourceSpan> unparsed; ///< code clang could not parse (StatementEffects::unparsed)
+  /// Code clang could not parse: its recovery expressions and invalid
+  /// declarations (StatementEffects::unparsed), and every parse error inside
+  /// the function (some statements are dropped without a node).
+  std::vector<SourceSpan> unparsed;
   std::vector<SharedDecl> shared;
   std::vector<LocalArray> locals;
   bool threadIdx = false, blockDim = false;
@@ -30,8 +33,9 @@ struct FunctionFacts {
 /// and launches (recursion, constructs that callees contribute).
 class FunctionIndex {
 public:
-  FunctionIndex(clang::ASTContext &ctx, std::map<const clang::FunctionDecl *, const clang::FunctionDecl *> defs)
-      : ctx_(ctx), defOf_(std::move(defs)) {}
+  FunctionIndex(clang::ASTContext &ctx, std::map<const clang::FunctionDecl *, const clang::FunctionDecl *> defs,
+                const std::vector<ParseDiagnostic> &diagnostics)
+      : ctx_(ctx), defOf_(std::move(defs)), diagnostics_(diagnostics) {}
   /// Facts of `fd`'s definition, or null when its body is not visible.
   const FunctionFacts *factsOf(const clang::FunctionDecl *fd);
   /// Adds every function reachable from `fd` to `seen` (canonical decls).
@@ -41,6 +45,7 @@ private:
   clang::ASTContext &ctx_;
   std::map<const clang::FunctionDecl *, const clang::FunctionDecl *> defOf_; // canonical -> definition
   std::map<const clang::FunctionDecl *, FunctionFacts> facts_;
+  const std::vector<ParseDiagnostic> &diagnostics_;
 };
 
 /// Appends the file's `__global__` functions (in `functions`) to the model;
@@ -53,8 +58,12 @@ void judgeLaunches(AnalyzedTU &tu, FunctionIndex &index);
 void addRecursion(AnalyzedTU &tu);
 /// Attaches each `#pragma np` to the loop that directly follows it.
 void attachPragmas(AnalyzedTU &tu);
-/// Parse errors inside a loop or a launched kernel: unknown code there (a
-/// loop's `unparsed`, a launch's child not serialisable).
+/// Whether a parse error is code Nestor knows nothing of: every one but the
+/// unresolved device-side cudaDeviceSynchronize (StatementEffects::deviceSyncs).
+bool isUnknownCode(const ParseDiagnostic &d);
+/// Whether `at` begins inside `outer` (same file).
+bool encloses(const SourceSpan &outer, const SourceSpan &at);
+/// Parse errors inside a loop: unknown code there (LoopSite::unparsed).
 void placeParseErrors(FileModel &model);
 
 } // namespace nestor

@@ -89,8 +89,13 @@ public:
     }
     if (auto *ov = dyn_cast<OpaqueValueExpr>(s)) { go(ov->getSourceExpr()); return; }
     if (auto *ds = dyn_cast<DeclStmt>(s))
-      for (const Decl *d : ds->decls())
+      for (const Decl *d : ds->decls()) {
         if (auto *vd = dyn_cast<VarDecl>(d)) fx_.declared.insert(vd);
+        if (d->isInvalidDecl()) {
+          fx_.unparsed.push_back(spanOf(d->getSourceRange(), ctx_));
+          fx_.impureCall = true;
+        }
+      }
     if (auto *dr = dyn_cast<DeclRefExpr>(s)) declRef(dr);
     if (isa<ArraySubscriptExpr>(s)) fx_.memRead = true;
     if (auto *me = dyn_cast<MemberExpr>(s); me && me->isArrow()) fx_.memRead = true;
@@ -110,12 +115,6 @@ public:
       else fx_.unparsed.push_back(spanOf(s, ctx_));
       fx_.impureCall = true;
     }
-    if (auto *ds = dyn_cast<DeclStmt>(s))
-      for (const Decl *d : ds->decls())
-        if (d->isInvalidDecl()) {
-          fx_.unparsed.push_back(spanOf(d->getSourceRange(), ctx_));
-          fx_.impureCall = true;
-        }
     if (isa<LambdaExpr>(s)) bad(fx_.lambda, s);
     if (isa<ReturnStmt>(s)) {
       bad(fx_.ret, s);

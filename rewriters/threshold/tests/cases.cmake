@@ -26,6 +26,9 @@ nestor_rewrite_refusal(dp_shared_barrier_threshold INPUT ${dp_fx}/shared_barrier
 # namespace): whether it synchronises is unknown.
 nestor_rewrite_refusal(dp_unparsed_child_threshold INPUT ${dp_fx}/unparsed_child.cu AT "^" APPLY threshold
                        EXPECT "not serialisable: 'group_scale' has code clang could not parse, so whether it synchronises is unknown (line 10)")
+# The same for a statement clang dropped without a node, in a helper the child calls.
+nestor_rewrite_refusal(dp_unparsed_helper_threshold INPUT ${dp_fx}/unparsed_child.cu AT "^dropped" APPLY threshold
+                       EXPECT "not serialisable: 'scale_span' has code clang could not parse, so whether it synchronises is unknown (line 38)")
 # Host launches are not DP launches.
 nestor_rewrite_refusal(dp_host_launch_threshold INPUT examples/graph/bfs.cu AT "bfs_parent<<<" APPLY threshold
                        EXPECT "host-side launch")

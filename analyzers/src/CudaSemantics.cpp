@@ -11,7 +11,10 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <set>
 
 namespace nestor::cuda {
 
@@ -253,6 +256,93 @@ CallMeaning classifyCall(const CallExpr *call) {
   m.deviceSynchronize = m.name == "cudaDeviceSynchronize";
   m.threadVarying = isThreadVaryingCallName(m.name);
   return m;
+}
+
+namespace {
+struct CalleeWalk {
+  const CalleeUseQuery &query;
+  std::set<const FunctionDecl *> seen;
+  std::optional<CalleeUse> found;
+
+  /// Children, with the source of an OpaqueValueExpr (the base of
+  /// `threadIdx.x` hides behind one).
+  static void forKids(const Stmt *s, const std::function<void(const Stmt *)> &f) {
+    if (auto *ov = dyn_cast<OpaqueValueExpr>(s)) {
+      if (ov->getSourceExpr()) f(ov->getSourceExpr());
+      return;
+    }
+    for (const Stmt *c : s->children())
+      if (c) f(c);
+  }
+  /// Looks into `fd`, reached through `via`.
+  void enter(const FunctionDecl *fd, const Expr *via) {
+    if (!fd || found) return;
+    const FunctionDecl *def = nullptr;
+    if (!fd->hasBody(def) || !def) {
+      const SourceManager &sm = fd->getASTContext().getSourceManager();
+      if (query.unknownBodies && !fd->getBuiltinID() && !sm.isInSystemHeader(fd->getLocation()) &&
+          !fd->isImplicit())
+        found = CalleeUse{fd, "", via, nullptr};
+      return;
+    }
+    if (!seen.insert(def->getCanonicalDecl()).second) return;
+    // A constructor's member initialisers run before its body.
+    if (auto *ctor = dyn_cast<CXXConstructorDecl>(def))
+      for (const CXXCtorInitializer *init : ctor->inits())
+        body(init->getInit(), def, via);
+    body(def->getBody(), def, via);
+  }
+  /// Walks `s`, a statement of `fn`'s body (null: the caller's statement).
+  void body(const Stmt *s, const FunctionDecl *fn, const Expr *via) {
+    if (!s || found) return;
+    if (fn)
+      if (auto *dre = dyn_cast<DeclRefExpr>(s)) {
+        auto *vd = dyn_cast<VarDecl>(dre->getDecl());
+        if (vd && vd->hasGlobalStorage() && isThreadIdBuiltinName(vd->getName()) && vd->getName() != "warpSize" &&
+            query.builtin && query.builtin(vd->getName())) {
+          found = CalleeUse{fn, vd->getName().str(), via, s};
+          return;
+        }
+      }
+    if (fn && query.shared) {
+      const VarDecl *sv = nullptr;
+      if (auto *dre = dyn_cast<DeclRefExpr>(s)) sv = dyn_cast<VarDecl>(dre->getDecl());
+      else if (auto *ds = dyn_cast<DeclStmt>(s))
+        for (const Decl *d : ds->decls())
+          if (auto *v = dyn_cast<VarDecl>(d); v && v->hasAttr<CUDASharedAttr>()) sv = v;
+      if (sv && sv->hasAttr<CUDASharedAttr>()) {
+        found = CalleeUse{fn, "__shared__ '" + sv->getNameAsString() + "'", via, s};
+        return;
+      }
+    }
+    if (isa<CUDAKernelCallExpr>(s)) {
+      // The launched kernel's built-ins are its own; its arguments are ours.
+      for (const Expr *a : cast<CUDAKernelCallExpr>(s)->arguments()) body(a, fn, via);
+      return;
+    }
+    if (auto *ce = dyn_cast<CallExpr>(s)) {
+      CallMeaning m = classifyCall(ce);
+      if ((m.barrier || m.warp) && fn && query.collectives) {
+        found = CalleeUse{fn, m.name, via, s};
+        return;
+      }
+      if ((m.barrier || m.warp) && !fn && query.collectives) {
+        // The statement's own collectives are the caller's to judge.
+      } else if (!(m.pure || m.atomic || m.barrier || m.warp || m.deviceRuntime || m.deviceSynchronize)) {
+        enter(ce->getDirectCallee(), via ? via : ce);
+      }
+    } else if (auto *cx = dyn_cast<CXXConstructExpr>(s)) {
+      enter(cx->getConstructor(), via ? via : cx);
+    }
+    forKids(s, [&](const Stmt *c) { body(c, fn, via); });
+  }
+};
+} // namespace
+
+std::optional<CalleeUse> calleeUse(const Stmt *s, const CalleeUseQuery &query) {
+  CalleeWalk w{query, {}, std::nullopt};
+  w.body(s, nullptr, nullptr);
+  return w.found;
 }
 
 } // namespace nestor::cuda

@@ -373,6 +373,9 @@ private:
       return no("the post-order kernel " + m_.shape.postOrderKernel +
                     " launches, synchronises or reads thread ids: it is replayed as a plain call",
                 spanOf(m_.postKernel->getSourceRange(), ctx_));
+    if (std::string why = identityInCallees(m_.postKernel->getBody()); !why.empty())
+      return no("the post-order kernel " + m_.shape.postOrderKernel + " " + why + ": it is replayed as a plain call",
+                spanOf(m_.postKernel->getSourceRange(), ctx_));
     for (const Expr *a : call->arguments()) {
       bool ok = true;
       forEachNode(a, [&](const Stmt *n) {
@@ -544,6 +547,22 @@ private:
     return found;
   }
 
+  /// A function `s` calls (any depth, any file) that reads the thread's
+  /// identity or synchronises, or whose body is not visible: the rewrites
+  /// run `s` in another thread, and a callee's built-ins cannot be renamed.
+  /// Returns the refusal's text, or "" when there is none.
+  std::string identityInCallees(const Stmt *s) const {
+    cuda::CalleeUseQuery q;
+    q.builtin = [](llvm::StringRef) { return true; };
+    q.collectives = true;
+    q.unknownBodies = true;
+    std::optional<cuda::CalleeUse> use = cuda::calleeUse(s, q);
+    if (!use) return "";
+    const std::string f = "'" + use->function->getNameAsString() + "'";
+    if (use->what.empty()) return "calls " + f + ", whose body Nestor cannot see";
+    return "calls " + f + ", which " + (cuda::isThreadIdBuiltinName(use->what) ? "reads " : "calls ") + use->what;
+  }
+
   bool checkPre() {
     std::set<const VarDecl *> declaredHere{m_.child};
     for (const Stmt *s : m_.pre) {
@@ -559,6 +578,8 @@ private:
         return no("a pre-order statement reads " + *fx.threadIds.begin() +
                       ": the rewrites run each child's statements in another thread",
                   s);
+      if (std::string why = identityInCallees(s); !why.empty())
+        return no("a pre-order statement " + why + ": the rewrites run each child's statements in another thread", s);
       // The slot read (the child's position among its siblings) is passed
       // to the child's statements; written, it would change which child the
       // next statements see.
@@ -589,6 +610,10 @@ private:
     }
     StatementEffects fx = effectsOf(m_.condition, ctx_);
     if (fx.launch) return no("the recursion condition `" + m_.shape.condition + "` launches a kernel", m_.condition);
+    if (std::string why = identityInCallees(m_.condition); !why.empty())
+      return no("the recursion condition `" + m_.shape.condition + "` " + why +
+                    ": the rewrites evaluate it in another thread",
+                m_.condition);
     if (fx.memWrite || fx.impureCall || !fx.atomics.empty() || !fx.writes.empty()) {
       // Evaluated once per child, after its pre-order statements (rec-flat
       // keeps that); never ahead of them (rec-hier refuses).

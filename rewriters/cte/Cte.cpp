@@ -9,7 +9,11 @@
 #include "nestor/Papers.h"
 #include "nestor/EditSet.h"
 
+#include "nestor/AstText.h"
+#include "nestor/CudaSemantics.h"
+#include "clang/AST/Expr.h"
 #include "nestor/Inference.h"
+#include "nestor/StatementEffects.h"
 
 namespace nestor {
 namespace {
@@ -49,7 +53,29 @@ public:
     if (l.hasWarpIntrinsics) return Applicability::no("the loop uses warp-level intrinsics", l.bodySpan);
     std::string why;
     SourceSpan where;
-    if (!loops::matchMapReduce(tu, l, why, where)) return Applicability::no(why, where);
+    auto mr = loops::matchMapReduce(tu, l, why, where);
+    if (!mr) return Applicability::no(why, where);
+    // Each fine task runs on whichever lane of the warp takes it: what it
+    // reads of threadIdx (directly, or in a function it calls) is that
+    // lane's, not the owner's. blockIdx, blockDim and gridDim are the same
+    // for every lane of a warp.
+    for (const clang::Expr *part : mr->mappedParts) {
+      if (!part) continue;
+      if (effectsOf(part, tu.astContext()).threadIds.count("threadIdx"))
+        return Applicability::no("the loop body reads threadIdx: CTE runs each task on another lane of the warp",
+                                 spanOf(part, tu.astContext()));
+      cuda::CalleeUseQuery q;
+      q.builtin = [](llvm::StringRef n) { return n == "threadIdx"; };
+      q.collectives = true;
+      q.unknownBodies = true;
+      if (auto use = cuda::calleeUse(part, q))
+        return Applicability::no("the loop body calls '" + use->function->getNameAsString() + "', which " +
+                                     (use->what.empty()         ? std::string("Nestor cannot see")
+                                      : use->what == "threadIdx" ? std::string("reads threadIdx")
+                                                                 : "calls " + use->what) +
+                                     ": CTE runs each task on another lane of the warp",
+                                 spanOf(use->via, tu.astContext()));
+    }
     return Applicability::yes();
   }
 

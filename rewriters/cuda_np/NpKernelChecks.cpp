@@ -201,25 +201,38 @@ bool NpPlanner::chooseParallelLoops() {
   return true;
 }
 
+namespace {
+/// `line 12`, or `helpers.cuh:12` outside the kernel's file.
+std::string where(const SourceSpan &at, const std::string &mainFile) {
+  if (at.file == mainFile) return "line " + std::to_string(at.begin.line);
+  return llvm::sys::path::filename(at.file).str() + ":" + std::to_string(at.begin.line);
+}
+} // namespace
+
 bool NpPlanner::checkCallees() {
-  StatementEffects fx = effects(body_);
-  for (const FunctionDecl *fd : fx.userCalls) {
-    bool ids = false;
-    forEachNode(fd->getBody(), [&](const Stmt *s) {
-      if (auto *dr = dyn_cast<DeclRefExpr>(s))
-        if (cuda::isThreadIdBuiltin(dr->getDecl()) && (dr->getDecl()->getName() == "threadIdx" || dr->getDecl()->getName() == "blockDim"))
-          ids = true;
-      if (auto *ce = dyn_cast<CallExpr>(s)) {
-        cuda::CallMeaning m = cuda::classifyCall(ce);
-        if (m.barrier || m.warp) ids = true;
-      }
-    });
-    if (ids)
-      return fail("the kernel calls '" + fd->getNameAsString() +
-                  "', which reads threadIdx/blockDim or synchronises: it would see the enlarged block",
-                  spanOf(fd->getSourceRange(), ctx_));
-  }
-  return true;
+  // The kernel runs in the enlarged block: its own threadIdx and blockDim are
+  // renamed (rewriteThreadIds), a callee's are not, and a callee's barrier or
+  // warp collective would meet the slaves. Every function the kernel reaches
+  // counts, pure helpers (`int gid() { return blockIdx.x * blockDim.x +
+  // threadIdx.x; }`) and those in headers too, and one whose body is not
+  // visible might do either.
+  cuda::CalleeUseQuery q;
+  q.builtin = [](llvm::StringRef n) { return n == "threadIdx" || n == "blockDim"; };
+  q.collectives = true;
+  q.unknownBodies = true;
+  std::optional<cuda::CalleeUse> use = cuda::calleeUse(body_, q);
+  if (!use) return true;
+  const std::string name = use->function->getNameAsString();
+  if (use->what.empty())
+    return fail("the kernel calls '" + name +
+                    "', whose body Nestor cannot see: it may read threadIdx/blockDim or synchronise, and would see "
+                    "the enlarged block",
+                spanOf(use->via, ctx_));
+  return fail("the kernel calls '" + name + "', which " +
+                  (use->what == "threadIdx" || use->what == "blockDim" ? "reads " + use->what
+                                                                        : "calls " + use->what) +
+                  " (" + where(spanOf(use->at, ctx_), tu_.model().file) + "): it would see the enlarged block",
+              spanOf(use->via, ctx_));
 }
 
 } // namespace nestor::loops

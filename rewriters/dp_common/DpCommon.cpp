@@ -64,40 +64,6 @@ const VarDecl *builtinVar(const Stmt *s) {
   return vd;
 }
 
-// First built-in read in `fd` or its callees (defined in the main file).
-const FunctionDecl *calleeReadingBuiltin(const AnalyzedTU &tu, const Stmt *s, std::set<const FunctionDecl *> &seen,
-                                         std::string &which, const CallExpr *&via, const CallExpr *top) {
-  if (!s) return nullptr;
-  // A launch is not a call in the thread's context: the launched kernel has
-  // built-ins of its own.
-  if (auto *ce = llvm::dyn_cast<CallExpr>(s); ce && !llvm::isa<CUDAKernelCallExpr>(ce)) {
-    const FunctionDecl *callee = ce->getDirectCallee();
-    const FunctionDecl *def = nullptr;
-    if (callee && callee->hasBody(def) && def && seen.insert(def).second &&
-        tu.sourceManager().isInMainFile(def->getLocation())) {
-      const CallExpr *origin = top ? top : ce;
-      std::function<bool(const Stmt *)> reads = [&](const Stmt *b) -> bool {
-        if (!b) return false;
-        if (const VarDecl *v = builtinVar(b)) {
-          which = v->getName().str();
-          return true;
-        }
-        for (const Stmt *c : kids(b))
-          if (reads(c)) return true;
-        return false;
-      };
-      if (reads(def->getBody())) {
-        via = origin;
-        return def;
-      }
-      if (const FunctionDecl *f = calleeReadingBuiltin(tu, def->getBody(), seen, which, via, origin)) return f;
-    }
-  }
-  for (const Stmt *c : kids(s))
-    if (const FunctionDecl *f = calleeReadingBuiltin(tu, c, seen, which, via, top)) return f;
-  return nullptr;
-}
-
 bool isLaunchCounter(llvm::StringRef text) {
   static const std::regex re(R"(^\s*atomicAdd\s*\([^;]*,\s*1(u|U|l|L|ul|UL|ll|LL|ull|ULL)?\s*\)\s*;\s*$)");
   return std::regex_match(text.str(), re);
@@ -374,13 +340,17 @@ Applicability scanChild(const AnalyzedTU &tu, const FunctionDecl *child, ChildSc
   walk(body, false);
   if (refusal) return *refusal;
   for (auto &[_, r] : refs) out.refs.push_back(r);
-  std::set<const FunctionDecl *> seen{child};
-  std::string which;
-  const CallExpr *via = nullptr;
-  if (const FunctionDecl *f = calleeReadingBuiltin(tu, body, seen, which, via, nullptr))
-    return Applicability::no("child kernel " + child->getNameAsString() + " calls " + f->getNameAsString() +
-                                 "(), which reads " + which + " (a clone cannot replace it there)",
-                             spanOf(via, ctx));
+  // A callee's built-ins (in any file) are the thread's that runs the clone,
+  // and one whose body is not visible may read them.
+  cuda::CalleeUseQuery q;
+  q.builtin = isBuiltinName;
+  q.unknownBodies = true;
+  if (auto use = cuda::calleeUse(body, q))
+    return Applicability::no("child kernel " + child->getNameAsString() + " calls " +
+                                 use->function->getNameAsString() + "(), which " +
+                                 (use->what.empty() ? std::string("Nestor cannot see (no body in this file)")
+                                                    : "reads " + use->what + " (a clone cannot replace it there)"),
+                             spanOf(use->via, ctx));
   return Applicability::yes();
 }
 

@@ -159,6 +159,17 @@ Applicability checkParentBlockPhase(const AnalyzedTU &tu, Plan &p) {
                                  "): the block phase after its body has barriers of its own",
                              parent->cooperativeGroups.front().span);
   const clang::Stmt *body = p.ls.parent->getBody();
+  // The same for a barrier in a function the parent calls (any depth, any
+  // file), or in one whose body is not visible.
+  cuda::CalleeUseQuery q;
+  q.collectives = true;
+  q.unknownBodies = true;
+  if (std::optional<cuda::CalleeUse> use = cuda::calleeUse(body, q))
+    return Applicability::no("parent " + parent->name + " calls '" + use->function->getNameAsString() + "', which " +
+                                 (use->what.empty() ? std::string("Nestor cannot see")
+                                                    : "calls " + use->what + " (" + lineOf(spanOf(use->at, ctx)) + ")") +
+                                 ": the block phase after its body has barriers of its own",
+                             spanOf(use->via, ctx));
   SourceSpan bs = spanOf(body, ctx);
   if (!bs.valid() || bs.end.offset <= bs.begin.offset || p.ls.groupBegin < bs.begin.offset || p.ls.groupEnd > bs.end.offset)
     return Applicability::no("the body of " + site.parent + " is not plain text of this file (a macro?)", site.span);

@@ -301,12 +301,30 @@ std::optional<LbPlan> check(const AnalyzedTU &tu, const RewriteTarget &t, const 
     if (p->hasDefaultArg()) return refuse("the parameter '" + p->getNameAsString() + "' has a default argument",
                                           spanOf(p->getSourceRange(), ctx));
   }
-  // Callees that read thread ids would see the replaying thread's, not the owner's.
-  StatementEffects all = effectsOf(c.fd->getBody(), ctx);
-  for (const FunctionDecl *callee : all.userCalls) {
-    if (const Kernel *ck = m.findKernel(callee->getNameAsString()); ck && (ck->usesThreadIdx || ck->usesBlockDim))
-      return refuse("the kernel calls '" + ck->name + "', which reads thread ids: a replayed row runs on another thread",
-                    ck->nameSpan);
+  // The body function takes the thread identity as parameters; a function it
+  // calls (any depth, any file) reads the real built-ins, which are the
+  // replaying thread's, synchronises a block whose threads left at the
+  // delayed row, or uses shared memory that another block's pass would not
+  // see. One whose body is not visible may do any of these.
+  cuda::CalleeUseQuery q;
+  q.builtin = [](llvm::StringRef) { return true; };
+  q.collectives = true;
+  q.unknownBodies = true;
+  q.shared = true;
+  if (std::optional<cuda::CalleeUse> use = cuda::calleeUse(c.fd->getBody(), q)) {
+    const std::string f = "'" + use->function->getNameAsString() + "'";
+    const SourceSpan call = spanOf(use->via, ctx);
+    if (use->what.empty())
+      return refuse("the kernel calls " + f + ", whose body Nestor cannot see: a replayed row runs on another thread",
+                    call);
+    const std::string at = use->at ? " (" + lineOf(spanOf(use->at, ctx)) + ")" : "";
+    if (cuda::isThreadIdBuiltinName(use->what))
+      return refuse("the kernel calls " + f + ", which reads " + use->what + at +
+                        ": a replayed row runs on another thread",
+                    call);
+    return refuse("the kernel calls " + f + ", which uses " + use->what + at +
+                      ": a delayed row leaves its thread early and is finished on another thread",
+                  call);
   }
   const loops::StmtParents &parents = loops::parentsOf(tu.astContext(), c.fd);
   if (auto r = checkPath(tu, c, parents)) return r;

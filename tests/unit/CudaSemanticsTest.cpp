@@ -313,3 +313,78 @@ TEST(ReductionUpdate, OperandsAndSubtraction) {
 }
 
 } // namespace
+
+// What the functions a statement calls do with the thread's identity
+// (cuda::calleeUse): at any depth, through constructors, in any file; the
+// statement's own built-ins are the caller's to judge; launches are not calls.
+const char *kCallees = R"(
+__device__ int gid() { return blockIdx.x * blockDim.x + threadIdx.x; }
+__device__ int via_gid() { return gid() + 1; }
+__device__ float warp_sum(float v) { return v + __shfl_down_sync(0xffffffffu, v, 1); }
+__device__ int external_row(int);
+__device__ float pure_sq(float x) { return x * x; }
+__device__ void write_lane(int *p) { p[threadIdx.x & 31] = 1; }
+__device__ int shared_peek() { __shared__ int slot; return slot; }
+struct Lane { int id; __device__ Lane() : id(threadIdx.x) {} };
+__global__ void child(int *p) { p[threadIdx.x] = 0; }
+__global__ void k(int *p, float *f) {
+  p[0] = via_gid();
+  f[0] = warp_sum(f[1]);
+  p[1] = external_row(2);
+  f[2] = pure_sq(f[3]) + threadIdx.x;
+  write_lane(p);
+  p[2] = shared_peek();
+  Lane lane;
+  child<<<1, 32>>>(p);
+}
+)";
+
+TEST(CalleeUse, FindsWhatCalleesDo) {
+  TempFile file(kCallees);
+  auto tu = analyzeFile(std::string(file.path), AnalysisOptions{});
+  ASSERT_TRUE(bool(tu)) << llvm::toString(tu.takeError());
+  const clang::FunctionDecl *fd = (*tu)->functionDecl("k");
+  ASSERT_NE(fd, nullptr);
+  std::vector<const clang::Stmt *> s(llvm::cast<clang::CompoundStmt>(fd->getBody())->body_begin(),
+                                     llvm::cast<clang::CompoundStmt>(fd->getBody())->body_end());
+  ASSERT_EQ(s.size(), 8u);
+  cuda::CalleeUseQuery ids;
+  ids.builtin = [](llvm::StringRef n) { return n == "threadIdx" || n == "blockDim"; };
+  // Two calls deep: the use is in gid, reached through via_gid's call.
+  auto use = cuda::calleeUse(s[0], ids);
+  ASSERT_TRUE(use);
+  EXPECT_EQ(use->function->getName(), "gid");
+  EXPECT_EQ(use->what, "blockDim");
+  // Collectives only when asked.
+  EXPECT_FALSE(cuda::calleeUse(s[1], ids));
+  cuda::CalleeUseQuery all = ids;
+  all.collectives = true;
+  all.unknownBodies = true;
+  all.shared = true;
+  use = cuda::calleeUse(s[1], all);
+  ASSERT_TRUE(use);
+  EXPECT_EQ(use->what, "__shfl_down_sync");
+  // A body that is not here: unknown, only when asked.
+  EXPECT_FALSE(cuda::calleeUse(s[2], ids));
+  use = cuda::calleeUse(s[2], all);
+  ASSERT_TRUE(use);
+  EXPECT_EQ(use->function->getName(), "external_row");
+  EXPECT_TRUE(use->what.empty());
+  // The statement's own threadIdx is not a callee's; pure_sq reads nothing.
+  EXPECT_FALSE(cuda::calleeUse(s[3], all));
+  // A helper that writes memory counts as much as a pure one.
+  use = cuda::calleeUse(s[4], ids);
+  ASSERT_TRUE(use);
+  EXPECT_EQ(use->function->getName(), "write_lane");
+  // __shared__ in a callee, when asked.
+  EXPECT_FALSE(cuda::calleeUse(s[5], ids));
+  use = cuda::calleeUse(s[5], all);
+  ASSERT_TRUE(use);
+  EXPECT_EQ(use->what, "__shared__ 'slot'");
+  // A constructor is a call.
+  use = cuda::calleeUse(s[6], ids);
+  ASSERT_TRUE(use);
+  EXPECT_EQ(use->what, "threadIdx");
+  // A launch's kernel has built-ins of its own.
+  EXPECT_FALSE(cuda::calleeUse(s[7], all));
+}

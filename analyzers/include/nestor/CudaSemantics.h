@@ -10,6 +10,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -18,6 +19,7 @@ class CallExpr;
 class CUDAKernelCallExpr;
 class DeclRefExpr;
 class Expr;
+class Stmt;
 class Decl;
 class FunctionDecl;
 class ValueDecl;
@@ -131,5 +133,32 @@ std::string calleeName(const clang::CallExpr *call);
 /// whose class is declared there (`cg::this_thread_block().sync()`,
 /// `grid.sync()`, `tile.shfl_down(v, 1)`), never by the member's name alone.
 CallMeaning classifyCall(const clang::CallExpr *call);
+
+// ---- what callees do ---------------------------------------------------------
+
+/// A use of the thread's identity inside a function that a statement calls,
+/// directly or through other calls: a rewrite that moves the statement to
+/// another thread, or reshapes the block, renames the built-ins it can see,
+/// never those in a callee's body.
+struct CalleeUse {
+  const clang::FunctionDecl *function = nullptr; ///< the callee whose body has the use
+  std::string what;                              ///< "threadIdx", a collective's name, "__shared__ 'x'", or "" (no body)
+  const clang::Expr *via = nullptr;              ///< the call (or construction) in the statement that leads there
+  const clang::Stmt *at = nullptr;               ///< the use itself (null for a callee without a body)
+};
+/// What to look for in the callees (calleeUse).
+struct CalleeUseQuery {
+  /// Built-ins that count (`threadIdx`, `blockDim`, ...; warpSize never does).
+  std::function<bool(llvm::StringRef)> builtin;
+  bool collectives = false;   ///< barriers and warp collectives (classifyCall's barrier and warp)
+  bool unknownBodies = false; ///< a user function declared but not defined here
+  bool shared = false;        ///< a `__shared__` variable, declared or referenced (what: "__shared__ 'name'")
+};
+/// The first callee reachable from `s` (calls, member calls, operators and
+/// constructors; not launches, whose kernels have built-ins of their own)
+/// that does what `query` asks, in any file, headers included. Calls
+/// classifyCall knows (math, atomics, collectives, the device runtime) are
+/// not looked into.
+std::optional<CalleeUse> calleeUse(const clang::Stmt *s, const CalleeUseQuery &query);
 
 } // namespace nestor::cuda

@@ -53,3 +53,7 @@ nestor_rewrite_listed(dp.graph_by_value_aggregate_refusal INPUT ${lonestar_fx} A
 # where aggregate is refused, --list gives it one line with its reason.
 nestor_rewrite_listed(dp.graph_by_value_mapping_not_made INPUT ${lonestar_fx} AT "relax_edges<<<"
   EXPECT "aggregate: not offered: the parameter 'g' of relax_edges is a Graph and the default constructor of 'Graph' is a __host__ function (lonestar_graph.h:10)")
+# A child's index read in a helper from a project header: in the aggregated
+# grid the helper would read the aggregated grid's blockIdx.
+nestor_rewrite_refusal(dp_header_index_aggregate INPUT ${dp_fx}/header_index_child.cu AT "scale_neighbours<<<" APPLY aggregate
+  PARAMS granularity=grid EXPECT "child kernel scale_neighbours calls child_thread(), which reads blockIdx")

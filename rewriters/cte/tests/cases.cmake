@@ -34,3 +34,13 @@ nestor_rewrite_refusal(loops.cte_cond_else INPUT rewriters/loop_common/tests/con
   EXPECT "the conditional update has an `else` branch")
 nestor_rewrite_refusal(loops.cte_cond_max INPUT rewriters/loop_common/tests/cond_refusals.cu AT "^cond_max" APPLY cte
   EXPECT "is a max reduction, whose identity is not 0")
+# A task runs on whichever lane takes it: the owner's threadIdx, read in the
+# loop body or in a helper it calls, is not the lane's; a helper of pure
+# arithmetic is fine (tests/fixtures/loops/callee_identity.cu).
+set(callee_k "for (int k = rowptr[row]")
+nestor_rewrite_refusal(loops.cte_callee_reads_lane INPUT ${loops_fx}/callee_identity.cu AT "${callee_k}"
+  AFTER "csr_lane_weighted(" APPLY cte EXPECT "the loop body reads threadIdx: CTE runs each task on another lane")
+nestor_rewrite_refusal(loops.cte_body_reads_lane INPUT ${loops_fx}/callee_identity.cu AT "${callee_k}"
+  AFTER "csr_lane_weighted_inline(" APPLY cte EXPECT "the loop body reads threadIdx: CTE runs each task on another lane")
+nestor_rewrite_listed(loops.cte_pure_helper_offered INPUT ${loops_fx}/callee_identity.cu AT "${callee_k}"
+  AFTER "csr_squares(" EXPECT "cte: #")

@@ -304,3 +304,16 @@ np_build_time_block_cases(tunable_block "for (int j = 0" ROWMAX_BLOCK=256 intra_
 np_build_time_block_cases(global_block "for (int r = 0" COLSUM_BLOCK=256 intra_2 inter_4)
 nestor_rewrite_case(loops/global_block.rt_np_intra_4 INPUT ${loops_fx}/global_block.cu AT "for (int c = 0" APPLY np
   PARAMS slaves=4 np_type=intra ${loops_inc})
+# The thread identity read in a function the kernel calls (a pure helper, a
+# header's, one whose body is elsewhere, a warp collective): the enlarged
+# block would reach it unrenamed. tests/fixtures/loops/callee_identity.cu.
+set(callee_fx ${loops_fx}/callee_identity.cu)
+set(dense_j "for (int j = 0")
+nestor_rewrite_refusal(loops.np_callee_reads_block INPUT ${callee_fx} AT "${dense_j}" AFTER "row_norms_helper_row("
+  APPLY np PARAMS slaves=4 np_type=intra EXPECT "the kernel calls 'row_of_thread', which reads blockDim (line 9)")
+nestor_rewrite_refusal(loops.np_callee_in_header INPUT ${callee_fx} AT "${dense_j}" AFTER "row_norms_header_row("
+  APPLY np PARAMS slaves=4 np_type=inter EXPECT "'flat_thread_id', which reads blockDim (callee_identity.cuh:5)")
+nestor_rewrite_refusal(loops.np_callee_not_visible INPUT ${callee_fx} AT "${dense_j}" AFTER "row_norms_scheduled("
+  APPLY np PARAMS slaves=4 np_type=intra EXPECT "the kernel calls 'row_from_schedule', whose body Nestor cannot see")
+nestor_rewrite_refusal(loops.np_callee_warp_collective INPUT ${callee_fx} AT "${dense_j}" AFTER "row_norms_warp_total("
+  APPLY np PARAMS slaves=4 np_type=intra EXPECT "'warp_total', which calls __shfl_down_sync (line 12)")

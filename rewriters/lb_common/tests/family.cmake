@@ -175,9 +175,13 @@ function(nestor_lb_launch_refusal_cases rw)
     APPLY ${rw} EXPECT "child group_scale has code clang could not parse (line 10)")
   nestor_rewrite_refusal(templates.${rw_name}_helper_barrier INPUT rewriters/dp_common/tests/helper_barrier.cu AT "^"
     APPLY ${rw} EXPECT "child pair_sum cannot run its threads one after another: 'pair_sum' uses __syncthreads (line 4)")
+  nestor_rewrite_refusal(templates.${rw_name}_header_index INPUT rewriters/dp_common/tests/header_index_child.cu AT "scale_neighbours<<<"
+    APPLY ${rw} EXPECT "child kernel scale_neighbours calls child_thread(), which reads blockIdx (a clone cannot replace it there)")
   if(ARG_HOLDS_IN_BLOCK)
     nestor_rewrite_refusal(templates.${rw_name}_parent_barrier INPUT ${launch_fx} AT "^parent_barrier" APPLY ${rw}
       EXPECT "parent barrier_parent calls __syncthreads (line 41)")
+    nestor_rewrite_refusal(templates.${rw_name}_parent_helper_barrier INPUT ${fx}/parent_helper_barrier.cu AT "^"
+      APPLY ${rw} EXPECT "parent tile_parent calls 'publish_tile', which calls __syncthreads (line 7)")
   endif()
   if(ARG_REMOVES_DEVICE_LAUNCH)
     nestor_rewrite_refusal(templates.${rw_name}_device_runtime INPUT ${launch_fx} AT "^device_runtime" APPLY ${rw}

@@ -58,6 +58,8 @@ function(nestor_rec_template_cases rw)
     EXPECT "__shared__ 'seen'")
   nestor_rewrite_refusal(recursion.${rw_name}_barrier INPUT ${rec_fx} AT "with_barrier<<<" APPLY ${rw}
     EXPECT "calls __syncthreads (line 38)")
+  nestor_rewrite_refusal(recursion.${rw_name}_callee_identity INPUT tests/fixtures/recursion/callee_identity.cu
+    AT "level_walk<<<(off" APPLY ${rw} EXPECT "a pre-order statement calls 'record_level', which reads threadIdx")
   nestor_rewrite_refusal(recursion.${rw_name}_unparsed INPUT rewriters/dp_common/tests/unparsed_child.cu
     AT "visit_tree<<<1, 32>>>(off" APPLY ${rw} EXPECT "visit_tree has code clang could not parse (line 25)")
   nestor_rewrite_refusal(recursion.${rw_name}_not_recursive INPUT rewriters/lb_common/tests/launch_refusals.cu

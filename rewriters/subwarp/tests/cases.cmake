@@ -67,3 +67,7 @@ foreach(entry
   list(GET parts 1 expect)
   nestor_rewrite_refusal(loops.subwarp_${what} INPUT ${cond_fx} AT "^${what}" APPLY subwarp EXPECT "${expect}")
 endforeach()
+# The lane read in a helper the loop calls: the slaves would read their own
+# (tests/fixtures/loops/callee_identity.cu).
+nestor_rewrite_refusal(loops.subwarp_callee_reads_lane INPUT ${loops_fx}/callee_identity.cu AT "for (int k = rowptr[row]"
+  AFTER "csr_lane_weighted(" APPLY subwarp PARAMS width=8 EXPECT "the kernel calls 'lane_weight', which reads threadIdx")

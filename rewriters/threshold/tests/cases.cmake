@@ -45,3 +45,7 @@ nestor_rewrite_listed(dp.device_sync_mapping_not_made INPUT ${dp_fx}/device_sync
 # resolves the child (cuda::launchedKernel), the rewrites refuse templates.
 nestor_rewrite_listed(dp.template_child INPUT ${dp_fx}/template_child.cu AT "^"
   EXPECT "threshold: not offered: child kernel count_hits is a template (not supported)")
+# A child's index read in a helper from a project header: the clone run in
+# the parent thread would read the parent's built-ins there.
+nestor_rewrite_refusal(dp_header_index_threshold INPUT ${dp_fx}/header_index_child.cu AT "scale_neighbours<<<" APPLY threshold
+                       EXPECT "child kernel scale_neighbours calls child_thread(), which reads blockIdx (a clone cannot replace it there)")

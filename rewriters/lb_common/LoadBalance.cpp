@@ -387,6 +387,11 @@ llvm::Expected<clang::tooling::Replacements> emit(const AnalyzedTU &tu, const Ch
                 "if (nestor_phase.has_result()) " + mr.acc + " = " + opf + "(" + mr.acc + ", nestor_phase.template result<" +
                 mr.accType + ">());\n" + in + "else\n" + in + "  " +
                 indentMore(text.substr(loopBegin, loopEnd - loopBegin).str());
+  // The hook is several statements: where the loop was an `if`'s branch
+  // without braces, it needs its own (else only its first statement would
+  // stay under the `if`).
+  if (!isa_and_nonnull<CompoundStmt>(loops::parentsOf(ctx, c.fd).parentOf(c.fs)))
+    hook = "{\n" + in + hook + "\n" + in + "}";
   std::string body = text.substr(bodySpan.begin.offset, loopBegin - bodySpan.begin.offset).str() + hook +
                      text.substr(loopEnd, bodySpan.end.offset - loopEnd).str();
   if (l.pragma >= 0) {

@@ -62,6 +62,10 @@ function(nestor_lb_loop_template_cases rw)
   endforeach()
   nestor_rewrite_case(templates/degree_gather.${rw_name}_32 INPUT ${tmpl_loops_fx}/degree_gather.cu
     AT "${csr_vertex_loop}" APPLY ${rw} PARAMS lb_threshold=32 ${tmpl_inc} ${nordc})
+  # The loop as an `if`'s branch without braces: the hook's statements are
+  # braced (tests/gpu/templates runs it with inactive rows).
+  nestor_rewrite_case(templates/guarded_rows.${rw_name}_32 INPUT ${tmpl_loops_fx}/guarded_rows.cu
+    AT "for (int j = rowptr[row]" APPLY ${rw} PARAMS lb_threshold=32 ${tmpl_inc} ${nordc})
   # The mapped expression calls user __device__ helpers (pure by their bodies).
   nestor_rewrite_case(templates/helper_sum.${rw_name}_32 INPUT ${tmpl_loops_fx}/helper_sum.cu AT "${csr_vertex_loop}"
     APPLY ${rw} PARAMS lb_threshold=32 ${tmpl_inc})

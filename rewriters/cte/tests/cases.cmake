@@ -44,3 +44,5 @@ nestor_rewrite_refusal(loops.cte_body_reads_lane INPUT ${loops_fx}/callee_identi
   AFTER "csr_lane_weighted_inline(" APPLY cte EXPECT "the loop body reads threadIdx: CTE runs each task on another lane")
 nestor_rewrite_listed(loops.cte_pure_helper_offered INPUT ${loops_fx}/callee_identity.cu AT "${callee_k}"
   AFTER "csr_squares(" EXPECT "cte: #")
+nestor_rewrite_listed(loops.cte_row_from_helper_offered INPUT ${loops_fx}/callee_identity.cu AT "${callee_k}"
+  AFTER "csr_row_from_helper(" EXPECT "cte: #")

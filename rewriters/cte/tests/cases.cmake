@@ -46,3 +46,6 @@ nestor_rewrite_listed(loops.cte_pure_helper_offered INPUT ${loops_fx}/callee_ide
   AFTER "csr_squares(" EXPECT "cte: #")
 nestor_rewrite_listed(loops.cte_row_from_helper_offered INPUT ${loops_fx}/callee_identity.cu AT "${callee_k}"
   AFTER "csr_row_from_helper(" EXPECT "cte: #")
+# The row index from a helper (tests/fixtures/loops/helper_row.cu): irregular
+# through the helper; tests/gpu/loops runs the golden against the fixture.
+nestor_rewrite_case(loops/helper_row.cte INPUT ${loops_fx}/helper_row.cu AT "for (int j = rowptr[row]" APPLY cte ${loops_inc})

@@ -36,7 +36,16 @@ public:
         parentCandidate |= rules::isNpCandidate(m.loops[size_t(p)]) && m.loops[size_t(p)].tripCount != TripCountClass::Irregular;
       if (parentCandidate) continue;
       // The pragma is advice the engine stands behind: its own check agrees.
-      if (const OfferOracle *oracle = offerOracle(); oracle && !(*oracle)(tu, "np-pragma", l.id).offered) continue;
+      // Where CUDA-NP itself refuses the kernel (a launch it cannot see or
+      // reshape, a helper that reads threadIdx), the advice says so.
+      std::string npRefusal;
+      if (const OfferOracle *oracle = offerOracle()) {
+        if (!(*oracle)(tu, "np-pragma", l.id).offered) continue;
+        OfferAnswer np = (*oracle)(tu, "np", l.id);
+        if (!np.offered && !np.reason.empty())
+          npRefusal = " (CUDA-NP itself does not apply here yet: " + np.reason +
+                      (np.where.valid() ? ", line " + std::to_string(np.where.begin.line) : std::string()) + ")";
+      }
       NpPragma pragma = rules::inferredPragma(l);
       std::string trip = l.tripCount == TripCountClass::Constant && l.constantTripCount
                              ? "constant trip count " + std::to_string(*l.constantTripCount)
@@ -44,7 +53,7 @@ public:
       Finding f = rules::makeFinding(*this, l.headerSpan,
                                      "loop over '" + l.inductionVar + "' (" + trip +
                                          ") has independent iterations: mark it for CUDA-NP with `" +
-                                         pragma.canonical() + "`");
+                                         pragma.canonical() + "`" + npRefusal);
       Fix fix;
       fix.title = "Insert " + pragma.canonical();
       TextEdit e;

@@ -378,6 +378,16 @@ class Rewrite(Workspace):
         self.assertIn("already has a #pragma np", err)
         self.assertEqual(len(err.strip().splitlines()), 1)
 
+    def test_parallel_loop_names_why_np_does_not_apply(self):
+        # np-parallel-loop's advice (the pragma) with the rewrite's own
+        # refusal where CUDA-NP cannot take the kernel: a helper reads blockDim.
+        fixture = os.path.join(FIXTURES, "np_parallel_loop.cu")
+        rc, out, _ = run("lint", fixture)
+        line = at(open(fixture).read(), "for (int j = 0; j < n; j++) s += in[r * n + j];")
+        found = [l for l in out.splitlines() if f"np_parallel_loop.cu:{line}:" in l and "[np-parallel-loop]" in l]
+        self.assertEqual(len(found), 1, out)
+        self.assertIn("(CUDA-NP itself does not apply here yet: the kernel calls 'row_of', which reads blockDim", found[0])
+
     def test_refusals_and_usage(self):
         f = self.write("tmv.cu", TMV)
         self.assertEqual(run("rewrite", f, "--at", at(TMV, "__global__"), "--apply", "np-pragma")[0], 1)

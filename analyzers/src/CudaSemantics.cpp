@@ -345,4 +345,10 @@ std::optional<CalleeUse> calleeUse(const Stmt *s, const CalleeUseQuery &query) {
   return w.found;
 }
 
+std::optional<CalleeUse> functionUse(const FunctionDecl *fd, const CalleeUseQuery &query) {
+  CalleeWalk w{query, {}, std::nullopt};
+  w.enter(fd, nullptr);
+  return w.found;
+}
+
 } // namespace nestor::cuda

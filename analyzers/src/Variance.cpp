@@ -100,21 +100,12 @@ bool VarianceAnalysis::readsThreadIdx(const FunctionDecl *fd) const {
   if (!def || !def->hasBody()) return false;
   auto [it, inserted] = readsThreadIdx_.try_emplace(def, false);
   if (!inserted) return it->second;
-  // `threadIdx.x` is a property access whose base, the reference to
-  // threadIdx, hides behind an OpaqueValueExpr; and a helper may read it
-  // through another helper (`int gid() { return base() + threadIdx.x; }`).
-  std::function<bool(const Stmt *)> reads = [&](const Stmt *s) {
-    if (!s) return false;
-    if (auto *dre = dyn_cast<DeclRefExpr>(s))
-      if (auto *vd = dyn_cast<VarDecl>(dre->getDecl()); vd && isBuiltinVar(vd, "threadIdx")) return true;
-    if (auto *ov = dyn_cast<OpaqueValueExpr>(s)) return reads(ov->getSourceExpr());
-    for (const Stmt *c : s->children())
-      if (reads(c)) return true;
-    return false;
-  };
+  // In its own body or in a helper it calls (`int gid() { return base() +
+  // threadIdx.x; }`); the walk sees through the OpaqueValueExpr that hides
+  // the base of `threadIdx.x`.
   cuda::CalleeUseQuery q;
   q.builtin = [](llvm::StringRef n) { return n == "threadIdx"; };
-  bool r = reads(def->getBody()) || cuda::calleeUse(def->getBody(), q).has_value();
+  bool r = cuda::functionUse(def, q).has_value();
   readsThreadIdx_[def] = r;
   return r;
 }

@@ -3,6 +3,7 @@
 #include "NpPlanner.h"
 
 #include "nestor/ProjectIndex.h"
+#include "nestor/RefusalText.h"
 
 #include "llvm/Support/Path.h"
 
@@ -201,14 +202,6 @@ bool NpPlanner::chooseParallelLoops() {
   return true;
 }
 
-namespace {
-/// `line 12`, or `helpers.cuh:12` outside the kernel's file.
-std::string where(const SourceSpan &at, const std::string &mainFile) {
-  if (at.file == mainFile) return "line " + std::to_string(at.begin.line);
-  return llvm::sys::path::filename(at.file).str() + ":" + std::to_string(at.begin.line);
-}
-} // namespace
-
 bool NpPlanner::checkCallees() {
   // The kernel runs in the enlarged block: its own threadIdx and blockDim are
   // renamed (rewriteThreadIds), a callee's are not, and a callee's barrier or
@@ -231,7 +224,7 @@ bool NpPlanner::checkCallees() {
   return fail("the kernel calls '" + name + "', which " +
                   (use->what == "threadIdx" || use->what == "blockDim" ? "reads " + use->what
                                                                         : "calls " + use->what) +
-                  " (" + where(spanOf(use->at, ctx_), tu_.model().file) + "): it would see the enlarged block",
+                  " (" + lineRef(spanOf(use->at, ctx_), tu_.model().file) + "): it would see the enlarged block",
               spanOf(use->via, ctx_));
 }
 

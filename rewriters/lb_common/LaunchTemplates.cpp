@@ -22,6 +22,7 @@
 // Runtime and CDP2 semantics: nestor/promote.cuh, nestor/delayed_launches.cuh.
 #include "LaunchTemplates.h"
 #include "nestor/Papers.h"
+#include "nestor/RefusalText.h"
 #include "nestor/EditSet.h"
 #include "LoadBalance.h"
 #include "../dp_common/DpCommon.h"
@@ -167,7 +168,7 @@ Applicability checkParentBlockPhase(const AnalyzedTU &tu, Plan &p) {
   if (std::optional<cuda::CalleeUse> use = cuda::calleeUse(body, q))
     return Applicability::no("parent " + parent->name + " calls '" + use->function->getNameAsString() + "', which " +
                                  (use->what.empty() ? std::string("Nestor cannot see")
-                                                    : "calls " + use->what + " (" + lineOf(spanOf(use->at, ctx)) + ")") +
+                                                    : "calls " + use->what + " (" + lineRef(spanOf(use->at, ctx), m.file) + ")") +
                                  ": the block phase after its body has barriers of its own",
                              spanOf(use->via, ctx));
   SourceSpan bs = spanOf(body, ctx);

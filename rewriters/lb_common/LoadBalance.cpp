@@ -2,6 +2,7 @@
 // then edits; every refusal names the blocking construct and its line.
 #include "LoadBalance.h"
 #include "nestor/Papers.h"
+#include "nestor/RefusalText.h"
 #include "nestor/EditSet.h"
 #include "ReplaySafety.h"
 #include "../loop_common/LoopCommon.h"
@@ -317,7 +318,7 @@ std::optional<LbPlan> check(const AnalyzedTU &tu, const RewriteTarget &t, const 
     if (use->what.empty())
       return refuse("the kernel calls " + f + ", whose body Nestor cannot see: a replayed row runs on another thread",
                     call);
-    const std::string at = use->at ? " (" + lineOf(spanOf(use->at, ctx)) + ")" : "";
+    const std::string at = " (" + lineRef(spanOf(use->at, ctx), m.file) + ")"; // a named use has its place
     if (cuda::isThreadIdBuiltinName(use->what))
       return refuse("the kernel calls " + f + ", which reads " + use->what + at +
                         ": a replayed row runs on another thread",

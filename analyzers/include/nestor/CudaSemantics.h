@@ -160,5 +160,8 @@ struct CalleeUseQuery {
 /// classifyCall knows (math, atomics, collectives, the device runtime) are
 /// not looked into.
 std::optional<CalleeUse> calleeUse(const clang::Stmt *s, const CalleeUseQuery &query);
+/// The same for `fd` itself: its own body counts, then its callees (`via`
+/// is null where the use is in fd's own body).
+std::optional<CalleeUse> functionUse(const clang::FunctionDecl *fd, const CalleeUseQuery &query);
 
 } // namespace nestor::cuda

@@ -7,7 +7,7 @@
 #     in-sample cases); bench/mapping/heldout.tsv, heldout2.tsv, heldout3.tsv, heldout4.tsv, heldout5.tsv,
 #     heldout6.tsv, heldout7.tsv, heldout8.tsv, heldout9.tsv, heldout10.tsv, heldout11.tsv,
 #     heldout12.tsv, heldout13.tsv, heldout14.tsv, heldout15.tsv, heldout16.tsv, heldout17.tsv,
-#     heldout18.tsv and heldout19.tsv hold the held-out ones.
+#     heldout18.tsv, heldout19.tsv and heldout20.tsv hold the held-out ones.
 #   BENCH_GPU (default h100, the GPU the in-sample cases were measured on) is the
 #   .nestor.yaml mapping.gpu every case's plan is ranked for.
 #   BENCH_ONLY=REGEX (optional): plans only the cases whose name matches (grep -E).

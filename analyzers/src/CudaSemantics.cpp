@@ -258,6 +258,17 @@ CallMeaning classifyCall(const CallExpr *call) {
   return m;
 }
 
+bool dispatchesVirtually(const CallExpr *call) {
+  auto *md = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
+  if (!md || !md->isVirtual()) return false;
+  // The overrider of the object's dynamic class runs, unless the call is
+  // qualified (`Base::f()`) or the class or the method is final.
+  auto *me = dyn_cast<MemberExpr>(call->getCallee()->IgnoreParenImpCasts());
+  if (!me) return true;
+  if (me->hasQualifier()) return false;
+  return !md->getDevirtualizedMethod(me->getBase(), /*IsAppleKext=*/false);
+}
+
 namespace {
 struct CalleeWalk {
   const CalleeUseQuery &query;
@@ -291,6 +302,43 @@ struct CalleeWalk {
       for (const CXXCtorInitializer *init : ctor->inits())
         body(init->getInit(), def, via);
     body(def->getBody(), def, via);
+  }
+  /// A call that does not name its callee (through a function pointer, a
+  /// virtual member, or a name a template pattern leaves unresolved) may run
+  /// any body: one that reads the built-ins as well as one that does not.
+  void unresolved(const CallExpr *ce, const Expr *via) {
+    if (!query.unknownBodies) return;
+    found = CalleeUse{nullptr, "", via, nullptr};
+    found->callee = indirectCalleeName(ce);
+  }
+  void call(const CallExpr *ce, const Expr *via) {
+    const Expr *callee = ce->getCallee()->IgnoreParenImpCasts();
+    if (isa<CXXPseudoDestructorExpr>(callee)) return; // `p->~T()` of a scalar does nothing
+    // `f(x)` in a template pattern with a dependent argument: every candidate
+    // the lookup found is a body that may run.
+    if (auto *ovl = dyn_cast<OverloadExpr>(callee)) {
+      for (const NamedDecl *d : ovl->decls()) {
+        const FunctionDecl *fd = d->getAsFunction();
+        if (!fd) return unresolved(ce, via);
+        enter(fd, via);
+        if (found) return;
+      }
+      if (isa<UnresolvedLookupExpr>(callee) && cast<UnresolvedLookupExpr>(callee)->requiresADL())
+        return unresolved(ce, via); // argument-dependent lookup may find more at instantiation
+      return;
+    }
+    const FunctionDecl *fd = ce->getDirectCallee();
+    if (!fd || dispatchesVirtually(ce)) return unresolved(ce, via);
+    enter(fd, via);
+  }
+  static std::string indirectCalleeName(const CallExpr *ce) {
+    const Expr *callee = ce->getCallee()->IgnoreParenImpCasts();
+    if (auto *u = dyn_cast<UnaryOperator>(callee); u && u->getOpcode() == UO_Deref)
+      callee = u->getSubExpr()->IgnoreParenImpCasts();
+    if (auto *dre = dyn_cast<DeclRefExpr>(callee)) return dre->getDecl()->getNameAsString();
+    if (auto *me = dyn_cast<MemberExpr>(callee)) return me->getMemberDecl()->getNameAsString();
+    std::string name = calleeName(ce);
+    return name.empty() ? "a function pointer" : name;
   }
   /// Walks `s`, a statement of `fn`'s body (null: the caller's statement).
   void body(const Stmt *s, const FunctionDecl *fn, const Expr *via) {
@@ -329,7 +377,7 @@ struct CalleeWalk {
       if ((m.barrier || m.warp) && !fn && query.collectives) {
         // The statement's own collectives are the caller's to judge.
       } else if (!(m.pure || m.atomic || m.barrier || m.warp || m.deviceRuntime || m.deviceSynchronize)) {
-        enter(ce->getDirectCallee(), via ? via : ce);
+        call(ce, via ? via : ce);
       }
     } else if (auto *cx = dyn_cast<CXXConstructExpr>(s)) {
       enter(cx->getConstructor(), via ? via : cx);
@@ -339,16 +387,28 @@ struct CalleeWalk {
 };
 } // namespace
 
+namespace {
+std::optional<CalleeUse> named(std::optional<CalleeUse> use) {
+  if (use && use->function && use->callee.empty()) use->callee = use->function->getNameAsString();
+  return use;
+}
+} // namespace
+
+std::string unseenCall(const CalleeUse &use) {
+  if (use.function) return "'" + use.callee + "', whose body Nestor cannot see";
+  return "through '" + use.callee + "', and Nestor cannot see which function runs there";
+}
+
 std::optional<CalleeUse> calleeUse(const Stmt *s, const CalleeUseQuery &query) {
   CalleeWalk w{query, {}, std::nullopt};
   w.body(s, nullptr, nullptr);
-  return w.found;
+  return named(w.found);
 }
 
 std::optional<CalleeUse> functionUse(const FunctionDecl *fd, const CalleeUseQuery &query) {
   CalleeWalk w{query, {}, std::nullopt};
   w.enter(fd, nullptr);
-  return w.found;
+  return named(w.found);
 }
 
 } // namespace nestor::cuda

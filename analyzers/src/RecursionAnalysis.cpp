@@ -558,8 +558,8 @@ private:
     q.unknownBodies = true;
     std::optional<cuda::CalleeUse> use = cuda::calleeUse(s, q);
     if (!use) return "";
-    const std::string f = "'" + use->function->getNameAsString() + "'";
-    if (use->what.empty()) return "calls " + f + ", whose body Nestor cannot see";
+    const std::string f = "'" + use->callee + "'";
+    if (use->what.empty()) return "calls " + cuda::unseenCall(*use);
     return "calls " + f + ", which " + (cuda::isThreadIdBuiltinName(use->what) ? "reads " : "calls ") + use->what;
   }
 

@@ -62,8 +62,12 @@ Variance VarianceAnalysis::of(const Expr *e) const {
   if (auto *call = dyn_cast<CallExpr>(e)) {
     std::string n = cuda::calleeName(call);
     if (cuda::isThreadVaryingCallName(n)) return Variance::ThreadVarying;
-    // A device function that reads threadIdx returns a per-thread value.
-    if (const FunctionDecl *fd = call->getDirectCallee(); fd && readsThreadIdx(fd)) return Variance::ThreadVarying;
+    // A device function that reads threadIdx returns a per-thread value, and
+    // so may one whose body is not visible (another translation unit, a
+    // function pointer, a virtual member, a template's dependent call).
+    const FunctionDecl *fd = call->getDirectCallee();
+    if (fd && !cuda::dispatchesVirtually(call) ? readsThreadIdx(fd) : mayReadThreadIdx(call))
+      return Variance::ThreadVarying;
     Variance v = Variance::Constant;
     if (auto *mc = dyn_cast<CXXMemberCallExpr>(call)) v = join(v, of(mc->getImplicitObjectArgument()));
     for (const Expr *a : call->arguments()) v = join(v, of(a));
@@ -95,19 +99,31 @@ bool VarianceAnalysis::isDataDependent(const Expr *e) const {
 }
 
 
+namespace {
+cuda::CalleeUseQuery threadIdxOrUnseen() {
+  cuda::CalleeUseQuery q;
+  q.builtin = [](llvm::StringRef n) { return n == "threadIdx"; };
+  q.unknownBodies = true;
+  return q;
+}
+} // namespace
+
 bool VarianceAnalysis::readsThreadIdx(const FunctionDecl *fd) const {
   const FunctionDecl *def = fd->getDefinition();
-  if (!def || !def->hasBody()) return false;
-  auto [it, inserted] = readsThreadIdx_.try_emplace(def, false);
+  const FunctionDecl *key = def ? def : fd->getCanonicalDecl();
+  auto [it, inserted] = readsThreadIdx_.try_emplace(key, false);
   if (!inserted) return it->second;
   // In its own body or in a helper it calls (`int gid() { return base() +
   // threadIdx.x; }`); the walk sees through the OpaqueValueExpr that hides
-  // the base of `threadIdx.x`.
-  cuda::CalleeUseQuery q;
-  q.builtin = [](llvm::StringRef n) { return n == "threadIdx"; };
-  bool r = cuda::functionUse(def, q).has_value();
-  readsThreadIdx_[def] = r;
+  // the base of `threadIdx.x`. A user function without a visible body may
+  // read it; the toolkit's and the compiler's built-ins do not.
+  bool r = cuda::functionUse(key, threadIdxOrUnseen()).has_value();
+  readsThreadIdx_[key] = r;
   return r;
+}
+
+bool VarianceAnalysis::mayReadThreadIdx(const CallExpr *call) const {
+  return cuda::calleeUse(call, threadIdxOrUnseen()).has_value();
 }
 
 void VarianceAnalysis::assign(const VarDecl *vd, Variance v, const Expr *rhs) {

@@ -31,6 +31,8 @@ public:
 
 private:
   bool readsThreadIdx(const clang::FunctionDecl *fd) const;
+  /// For a call that names no body (indirect, virtual, dependent).
+  bool mayReadThreadIdx(const clang::CallExpr *call) const;
   void assign(const clang::VarDecl *vd, Variance v, const clang::Expr *rhs);
   void walk(const clang::Stmt *s);
   /// Walks `s` inside a region entered under a condition of variance `region`.

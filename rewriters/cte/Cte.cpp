@@ -69,10 +69,10 @@ public:
       q.collectives = true;
       q.unknownBodies = true;
       if (auto use = cuda::calleeUse(part, q))
-        return Applicability::no("the loop body calls '" + use->function->getNameAsString() + "', which " +
-                                     (use->what.empty()         ? std::string("Nestor cannot see")
-                                      : use->what == "threadIdx" ? std::string("reads threadIdx")
-                                                                 : "calls " + use->what) +
+        return Applicability::no("the loop body calls " +
+                                     (use->what.empty()         ? cuda::unseenCall(*use)
+                                      : use->what == "threadIdx" ? "'" + use->callee + "', which reads threadIdx"
+                                                                 : "'" + use->callee + "', which calls " + use->what) +
                                      ": CTE runs each task on another lane of the warp",
                                  spanOf(use->via, tu.astContext()));
     }

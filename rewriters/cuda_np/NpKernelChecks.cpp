@@ -215,11 +215,10 @@ bool NpPlanner::checkCallees() {
   q.unknownBodies = true;
   std::optional<cuda::CalleeUse> use = cuda::calleeUse(body_, q);
   if (!use) return true;
-  const std::string name = use->function->getNameAsString();
+  const std::string &name = use->callee;
   if (use->what.empty())
-    return fail("the kernel calls '" + name +
-                    "', whose body Nestor cannot see: it may read threadIdx/blockDim or synchronise, and would see "
-                    "the enlarged block",
+    return fail("the kernel calls " + cuda::unseenCall(*use) +
+                    ": it may read threadIdx/blockDim or synchronise, and would see the enlarged block",
                 spanOf(use->via, ctx_));
   return fail("the kernel calls '" + name + "', which " +
                   (use->what == "threadIdx" || use->what == "blockDim" ? "reads " + use->what

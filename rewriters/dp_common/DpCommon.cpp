@@ -347,9 +347,9 @@ Applicability scanChild(const AnalyzedTU &tu, const FunctionDecl *child, ChildSc
   q.unknownBodies = true;
   if (auto use = cuda::calleeUse(body, q))
     return Applicability::no("child kernel " + child->getNameAsString() + " calls " +
-                                 use->function->getNameAsString() + "(), which " +
-                                 (use->what.empty() ? std::string("Nestor cannot see (no body in this file)")
-                                                    : "reads " + use->what + " (a clone cannot replace it there)"),
+                                 (use->what.empty() ? cuda::unseenCall(*use)
+                                                    : use->callee + "(), which reads " + use->what +
+                                                          " (a clone cannot replace it there)"),
                              spanOf(use->via, ctx));
   return Applicability::yes();
 }

@@ -166,9 +166,10 @@ Applicability checkParentBlockPhase(const AnalyzedTU &tu, Plan &p) {
   q.collectives = true;
   q.unknownBodies = true;
   if (std::optional<cuda::CalleeUse> use = cuda::calleeUse(body, q))
-    return Applicability::no("parent " + parent->name + " calls '" + use->function->getNameAsString() + "', which " +
-                                 (use->what.empty() ? std::string("Nestor cannot see")
-                                                    : "calls " + use->what + " (" + lineRef(spanOf(use->at, ctx), m.file) + ")") +
+    return Applicability::no("parent " + parent->name + " calls " +
+                                 (use->what.empty() ? cuda::unseenCall(*use)
+                                                    : "'" + use->callee + "', which calls " + use->what + " (" +
+                                                          lineRef(spanOf(use->at, ctx), m.file) + ")") +
                                  ": the block phase after its body has barriers of its own",
                              spanOf(use->via, ctx));
   SourceSpan bs = spanOf(body, ctx);

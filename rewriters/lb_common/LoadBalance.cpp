@@ -313,11 +313,10 @@ std::optional<LbPlan> check(const AnalyzedTU &tu, const RewriteTarget &t, const 
   q.unknownBodies = true;
   q.shared = true;
   if (std::optional<cuda::CalleeUse> use = cuda::calleeUse(c.fd->getBody(), q)) {
-    const std::string f = "'" + use->function->getNameAsString() + "'";
+    const std::string f = "'" + use->callee + "'";
     const SourceSpan call = spanOf(use->via, ctx);
     if (use->what.empty())
-      return refuse("the kernel calls " + f + ", whose body Nestor cannot see: a replayed row runs on another thread",
-                    call);
+      return refuse("the kernel calls " + cuda::unseenCall(*use) + ": a replayed row runs on another thread", call);
     const std::string at = " (" + lineRef(spanOf(use->at, ctx), m.file) + ")"; // a named use has its place
     if (cuda::isThreadIdBuiltinName(use->what))
       return refuse("the kernel calls " + f + ", which reads " + use->what + at +

@@ -388,3 +388,66 @@ TEST(CalleeUse, FindsWhatCalleesDo) {
   // A launch's kernel has built-ins of its own.
   EXPECT_FALSE(cuda::calleeUse(s[7], all));
 }
+
+const char *kIndirectCallees = R"(
+typedef int (*RowFn)(int);
+struct Base { __device__ virtual int row(int n) const { return n; } };
+struct Leaf final : Base { __device__ int row(int n) const override { return n + 1; } };
+struct Lane : Base { __device__ int row(int n) const override { return threadIdx.x; } };
+__device__ int lane_of(int n) { return threadIdx.x % n; }
+__device__ int lane_of(float x) { return (int)x; }
+__global__ void k(RowFn f, const Base *b, const Leaf *leaf, int *p) {
+  p[0] = f(3);
+  p[1] = b->row(3);
+  p[2] = leaf->row(3);
+  p[3] = b->Base::row(3);
+}
+template <class T> __global__ void t(T x, int *p) {
+  p[0] = lane_of(x);
+  p[1] = x.row(1);
+}
+)";
+
+TEST(CalleeUse, CallsThatNameNoBody) {
+  TempFile file(kIndirectCallees);
+  auto tu = analyzeFile(std::string(file.path), AnalysisOptions{});
+  ASSERT_TRUE(bool(tu)) << llvm::toString(tu.takeError());
+  auto statements = [&](const char *name) {
+    const clang::FunctionDecl *fd = (*tu)->functionDecl(name);
+    EXPECT_NE(fd, nullptr) << name;
+    auto *body = fd ? llvm::cast<clang::CompoundStmt>(fd->getBody()) : nullptr;
+    return body ? std::vector<const clang::Stmt *>(body->body_begin(), body->body_end())
+                : std::vector<const clang::Stmt *>{};
+  };
+  std::vector<const clang::Stmt *> s = statements("k");
+  ASSERT_EQ(s.size(), 4u);
+  cuda::CalleeUseQuery ids;
+  ids.builtin = [](llvm::StringRef n) { return n == "threadIdx"; };
+  cuda::CalleeUseQuery unseen = ids;
+  unseen.unknownBodies = true;
+  // A function pointer may point at any function: unknown, named by the pointer.
+  EXPECT_FALSE(cuda::calleeUse(s[0], ids));
+  auto use = cuda::calleeUse(s[0], unseen);
+  ASSERT_TRUE(use);
+  EXPECT_EQ(use->function, nullptr);
+  EXPECT_EQ(use->callee, "f");
+  EXPECT_EQ(cuda::unseenCall(*use), "through 'f', and Nestor cannot see which function runs there");
+  // A virtual call may run Lane::row, which reads threadIdx.
+  use = cuda::calleeUse(s[1], unseen);
+  ASSERT_TRUE(use);
+  EXPECT_EQ(use->callee, "row");
+  EXPECT_TRUE(use->what.empty());
+  // On a final class and qualified, the call names its body.
+  EXPECT_FALSE(cuda::calleeUse(s[2], unseen));
+  EXPECT_FALSE(cuda::calleeUse(s[3], unseen));
+  // In a template pattern: every overload the lookup found is looked into
+  // (lane_of(int) reads threadIdx), and a member of a dependent type is unknown.
+  std::vector<const clang::Stmt *> t = statements("t");
+  ASSERT_EQ(t.size(), 2u);
+  use = cuda::calleeUse(t[0], ids);
+  ASSERT_TRUE(use);
+  EXPECT_EQ(use->callee, "lane_of");
+  EXPECT_EQ(use->what, "threadIdx");
+  EXPECT_FALSE(cuda::calleeUse(t[1], ids));
+  ASSERT_TRUE(cuda::calleeUse(t[1], unseen));
+}

@@ -141,17 +141,27 @@ CallMeaning classifyCall(const clang::CallExpr *call);
 /// another thread, or reshapes the block, renames the built-ins it can see,
 /// never those in a callee's body.
 struct CalleeUse {
-  const clang::FunctionDecl *function = nullptr; ///< the callee whose body has the use
+  /// The callee whose body has the use; null for a call that names no
+  /// callee (a function pointer, a virtual member, a dependent call).
+  const clang::FunctionDecl *function = nullptr;
   std::string what;                              ///< "threadIdx", a collective's name, "__shared__ 'x'", or "" (no body)
   const clang::Expr *via = nullptr;              ///< the call (or construction) in the statement that leads there
   const clang::Stmt *at = nullptr;               ///< the use itself (null for a callee without a body)
+  std::string callee; ///< the callee's name, or for a call that names none, the pointer's or member's
 };
+/// True when `call` is a virtual member call whose overrider depends on the
+/// object's dynamic class (not qualified, class and method not final).
+bool dispatchesVirtually(const clang::CallExpr *call);
+/// "'f', whose body Nestor cannot see", or for a call that names no callee
+/// "through 'op', and Nestor cannot see which function runs there": the
+/// object of "calls" in a refusal of a use without a body (`what` empty).
+std::string unseenCall(const CalleeUse &use);
 /// What to look for in the callees (calleeUse).
 struct CalleeUseQuery {
   /// Built-ins that count (`threadIdx`, `blockDim`, ...; warpSize never does).
   std::function<bool(llvm::StringRef)> builtin;
   bool collectives = false;   ///< barriers and warp collectives (classifyCall's barrier and warp)
-  bool unknownBodies = false; ///< a user function declared but not defined here
+  bool unknownBodies = false; ///< a user function declared but not defined here, or a call that names no callee
   bool shared = false;        ///< a `__shared__` variable, declared or referenced (what: "__shared__ 'name'")
 };
 /// The first callee reachable from `s` (calls, member calls, operators and

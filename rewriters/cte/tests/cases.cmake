@@ -44,6 +44,14 @@ nestor_rewrite_refusal(loops.cte_body_reads_lane INPUT ${loops_fx}/callee_identi
   AFTER "csr_lane_weighted_inline(" APPLY cte EXPECT "the loop body reads threadIdx: CTE runs each task on another lane")
 nestor_rewrite_listed(loops.cte_pure_helper_offered INPUT ${loops_fx}/callee_identity.cu AT "${callee_k}"
   AFTER "csr_squares(" EXPECT "cte: #")
+# A row from a function pointer may differ per thread (the trip count is
+# irregular); the loop templates, which replay rows on other threads, refuse
+# the call (tests/fixtures/loops/indirect_callees.cu), CTE keeps it outside its tasks.
+nestor_rewrite_listed(loops.cte_row_from_pointer_offered INPUT ${loops_fx}/indirect_callees.cu AT "${callee_k}"
+  AFTER "csr_rows_pointer(" EXPECT "cte: #")
+nestor_rewrite_refusal(loops.dbuf_global_row_from_pointer INPUT ${loops_fx}/indirect_callees.cu AT "${callee_k}"
+  AFTER "csr_rows_pointer(" APPLY dbuf-global
+  EXPECT "the kernel calls through 'rowOf', and Nestor cannot see which function runs there: a replayed row")
 nestor_rewrite_listed(loops.cte_row_from_helper_offered INPUT ${loops_fx}/callee_identity.cu AT "${callee_k}"
   AFTER "csr_row_from_helper(" EXPECT "cte: #")
 # The row index from a helper (tests/fixtures/loops/helper_row.cu): irregular

@@ -317,3 +317,14 @@ nestor_rewrite_refusal(loops.np_callee_not_visible INPUT ${callee_fx} AT "${dens
   APPLY np PARAMS slaves=4 np_type=intra EXPECT "the kernel calls 'row_from_schedule', whose body Nestor cannot see")
 nestor_rewrite_refusal(loops.np_callee_warp_collective INPUT ${callee_fx} AT "${dense_j}" AFTER "row_norms_warp_total("
   APPLY np PARAMS slaves=4 np_type=intra EXPECT "'warp_total', which calls __shfl_down_sync (line 12)")
+# A call that names no body (a function pointer, a virtual member) may run
+# one that reads the thread; a virtual call on a final class names its body.
+# tests/fixtures/loops/indirect_callees.cu.
+set(indirect_fx ${loops_fx}/indirect_callees.cu)
+nestor_rewrite_refusal(loops.np_callee_pointer INPUT ${indirect_fx} AT "${dense_j}" AFTER "row_norms_pointer("
+  APPLY np PARAMS slaves=4 np_type=intra
+  EXPECT "the kernel calls through 'rowOf', and Nestor cannot see which function runs there")
+nestor_rewrite_refusal(loops.np_callee_virtual INPUT ${indirect_fx} AT "${dense_j}" AFTER "row_norms_virtual("
+  APPLY np PARAMS slaves=4 np_type=inter EXPECT "the kernel calls through 'row', and Nestor cannot see")
+nestor_rewrite_listed(loops.np_callee_final_offered INPUT ${indirect_fx} AT "${dense_j}" AFTER "row_norms_final("
+  EXPECT "np: #")

@@ -342,7 +342,56 @@ Estimate estimateMergePath(const LoopCostInput &in, const GpuTarget &g, bool exp
 
 double LaunchCostInput::logSpread() const { return std::min(kMaxLogSpread, kLogSpreadPerSkew * skew); }
 
+namespace {
+/// Share of children over `x` threads, and their part of the mean (the
+/// partial expectation), for log-normal sizes of mean `mean` and spread
+/// `sigma`; regular sizes (sigma 0) are all the mean.
+double lognormalOver(double x, double mean, double sigma) {
+  if (x <= 0) return 1.0;
+  if (sigma <= 0) return mean > x ? 1.0 : 0.0;
+  const double mu = std::log(mean) - sigma * sigma / 2;
+  return 0.5 * std::erfc((std::log(x) - mu) / (sigma * std::sqrt(2.0)));
+}
+double lognormalMeanOver(double x, double mean, double sigma) {
+  if (x <= 0) return mean;
+  if (sigma <= 0) return mean > x ? mean : 0.0;
+  const double mu = std::log(mean) - sigma * sigma / 2;
+  return mean * 0.5 * std::erfc((std::log(x) - mu - sigma * sigma) / (sigma * std::sqrt(2.0)));
+}
+} // namespace
+
+double LaunchCostInput::bound(double atLeast, double atMost) {
+  // Integer sizes: a guard `deg <= 16` keeps 16 and drops 17.
+  const double sigma = skew <= 0 ? 0 : logSpread();
+  const double lo = atLeast > 0 ? atLeast - 0.5 : 0, hi = atMost > 0 ? atMost + 0.5 : 0;
+  const double over = lognormalOver(lo, C, sigma), overHigh = hi > 0 ? lognormalOver(hi, C, sigma) : 0;
+  double share = over - overHigh;
+  double mean = share > 0 ? (lognormalMeanOver(lo, C, sigma) - (hi > 0 ? lognormalMeanOver(hi, C, sigma) : 0)) / share : 0;
+  // Regular sizes outside the bounds, or a guard the stated sizes do not
+  // reach: the model still launches one child, at the nearer bound.
+  if (share * P < 1 || !(mean > 0)) {
+    share = 1 / std::max(1.0, P);
+    mean = std::clamp(C, atLeast > 0 ? atLeast : 1.0, atMost > 0 ? atMost : std::max(C, 1.0));
+  }
+  boundLow = atLeast;
+  boundHigh = atMost;
+  unboundedC = C;
+  P = std::max(1.0, P * share);
+  C = std::max(1.0, mean);
+  return share;
+}
+
 double LaunchCostInput::shareOver(double limit) const {
+  if (unboundedC > 0) {
+    // Of the children inside the bounds, those over `limit`.
+    const double sigma = skew <= 0 ? 0 : logSpread();
+    const double lo = boundLow > 0 ? boundLow - 0.5 : 0, hi = boundHigh > 0 ? boundHigh + 0.5 : 0;
+    const double inside = lognormalOver(lo, unboundedC, sigma) - (hi > 0 ? lognormalOver(hi, unboundedC, sigma) : 0);
+    if (!(inside > 0)) return C > limit ? 1.0 : 0.0;
+    const double over = lognormalOver(std::max(limit, lo), unboundedC, sigma) -
+                        (hi > 0 ? lognormalOver(std::max(limit, hi), unboundedC, sigma) : 0);
+    return std::clamp(over / inside, 0.0, 1.0);
+  }
   if (skew <= 0) return C > limit ? 1.0 : 0.0;
   // Sizes log-normal with mean C: most children are shorter than the mean,
   // which the long ones pull up. On the power-law graphs of bench/mapping
@@ -358,13 +407,15 @@ double LaunchCostInput::shareOver(double limit) const {
 double LaunchCostInput::longestOfTail() const {
   if (!sizedByData || skew <= 0) return C;
   // The skew's own definition (the longest of 32 is C x 32^skew) carried to
-  // P children.
-  return C * std::pow(std::max(1.0, P), skew);
+  // P children; none over a guard's bound.
+  const double longest = C * std::pow(std::max(1.0, P), skew);
+  return boundHigh > 0 ? std::min(longest, boundHigh) : longest;
 }
 
 double LaunchCostInput::longestChild() const {
   if (!sizedByData) return C;
-  return C * std::pow(std::max(1.0, P), std::max(kOutlierSkew, skew));
+  const double longest = C * std::pow(std::max(1.0, P), std::max(kOutlierSkew, skew));
+  return boundHigh > 0 ? std::min(longest, std::max(C, boundHigh)) : longest;
 }
 
 Estimate estimateLaunch(const LaunchCostInput &in, const LaunchShape &s, const GpuTarget &g, bool explain) {

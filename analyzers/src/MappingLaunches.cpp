@@ -21,7 +21,7 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
   Count threads = kernelThreads(m, *parent, cfg, block, out.assumptions);
   const double B = block.value_or(256);
   // Threads that launch: every thread, or one per block under a guard.
-  const double P = ls.everyThreadMayLaunch ? threads.value : std::max(1.0, threads.value / B);
+  double P = ls.everyThreadMayLaunch ? threads.value : std::max(1.0, threads.value / B);
   Count child{cfg.defaultTrip, true};
   if (ls.threads)
     if (auto v = evaluateSize(*ls.threads, cfg.sizes)) child = {std::max(1.0, *v), false};
@@ -29,12 +29,26 @@ void rankLaunch(const FileModel &m, const LaunchSite &ls, const MappingConfig &c
     out.assumptions.push_back("threads of each child grid at line " + std::to_string(ls.span.begin.line) + " ('" +
                               ls.threads.value_or(ls.grid + " x " + ls.block) + "'): assumed " +
                               human(cfg.defaultTrip) + " on average (set mapping.sizes)");
-  const double C = child.value, work = P * C;
-  const MappingWeights &w = cfg.weights;
   LaunchCostInput cost;
   cost.P = P;
-  cost.C = C;
+  cost.C = child.value;
   cost.skew = cfg.skew;
+  // A guard on the child's size: only the parents whose child is inside its
+  // bounds launch (set 19, edge gaps: `deg <= 16` on a regular graph, where
+  // the model ran a hub's 256 edges serially in one parent thread).
+  if (ls.childAtLeast || ls.childAtMost) {
+    const double share = cost.bound(ls.childAtLeast.value_or(0), ls.childAtMost.value_or(0));
+    out.assumptions.push_back(
+        "the launch at line " + std::to_string(ls.span.begin.line) + " runs only for children of " +
+        (ls.childAtLeast && ls.childAtMost ? human(*ls.childAtLeast) + " to " + human(*ls.childAtMost)
+         : ls.childAtLeast                ? "at least " + human(*ls.childAtLeast)
+                                          : "at most " + human(*ls.childAtMost)) +
+        " threads (the guard at line " + std::to_string(ls.childBoundSpan.begin.line) + "): " + percent(share) +
+        " of the parent threads launch, " + human(cost.C) + " child threads each on average");
+    P = cost.P;
+  }
+  const double C = cost.C, work = P * C;
+  const MappingWeights &w = cfg.weights;
   if (ls.blockValue) cost.childBlock = double(*ls.blockValue);
   else if (auto v = evaluateSize(ls.block, cfg.sizes)) cost.childBlock = std::max(1.0, *v);
   // A child grid of constant size has no outlier (kOutlierSkew).

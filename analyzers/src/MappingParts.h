@@ -163,6 +163,14 @@ struct LaunchCostInput {
   double shareOver(double limit) const;
   /// The sigma of the sizes' logarithm, from the stated skew.
   double logSpread() const;
+  /// Only children of `atLeast` to `atMost` threads are launched (a guard
+  /// around the launch, LaunchSite::childAtLeast / childAtMost; 0: no
+  /// bound): P becomes the parents that launch, C their children's mean,
+  /// and shareOver and the longest child follow the bounded sizes. Returns
+  /// the share of the parents that launch.
+  double bound(double atLeast, double atMost);
+  double boundLow = 0, boundHigh = 0; ///< as given to bound(); 0: none
+  double unboundedC = 0;             ///< C before bound() (0: not bounded)
 };
 struct LaunchShape {
   double serialShare = 0;  ///< share of the child work run serially in parent threads

@@ -82,6 +82,10 @@ void buildModel(AnalyzedTU &tu) {
     judgeLaunches(tu, index);
   }
   {
+    AnalysisStep step("bounding the launches' child sizes by their guards");
+    boundLaunchSizes(tu);
+  }
+  {
     AnalysisStep step("placing the parse errors in the loops");
     placeParseErrors(model);
   }

@@ -147,6 +147,8 @@ Value toJSON(const LaunchSite &l) {
   o["serializable"] = l.serializable;
   o["reasons"] = strings(l.reasons);
   o["followed_by_device_sync"] = l.followedByDeviceSync;
+  o["child_at_least"] = l.childAtLeast ? Value(*l.childAtLeast) : Value(nullptr);
+  o["child_at_most"] = l.childAtMost ? Value(*l.childAtMost) : Value(nullptr);
   return o;
 }
 

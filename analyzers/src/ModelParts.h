@@ -54,6 +54,9 @@ void addKernels(AnalyzedTU &tu, const std::vector<const clang::FunctionDecl *> &
                 const std::set<const clang::FunctionDecl *> &branchingOnGather);
 /// Who launches what, and whether each child can be serialised (with reasons).
 void judgeLaunches(AnalyzedTU &tu, FunctionIndex &index);
+/// LaunchSite::childAtLeast / childAtMost from the guards around each device
+/// launch (LaunchSizeGuards.cpp).
+void boundLaunchSizes(AnalyzedTU &tu);
 /// The recursion shape of each recursive kernel (RecursionAnalysis.cpp).
 void addRecursion(AnalyzedTU &tu);
 /// Attaches each `#pragma np` to the loop that directly follows it.

@@ -217,6 +217,61 @@ TEST(Analysis, ChildThreadsFromACeilingDivisionAreTheThreadsThatWork) {
   EXPECT_FALSE(plain.threadsByCeilingDivision) << plain.threadsHow;
 }
 
+TEST(Analysis, GuardsOnTheChildSizeBoundTheLaunch) {
+  // A launch under `deg > 0 && deg <= cap` (cap a parameter every host launch
+  // passes as 16), one after an early return for `deg < 48`, one whose bound
+  // is a parameter the host passes as different values, and one whose size
+  // variable changes after the guard: the first two are bounded.
+  TempDir d;
+  AnalysisOptions o;
+  o.flags.cudaPath = "none";
+  auto tu = analyzeFile(d.file("guards.cu", R"(__global__ void c(int *a, unsigned n) { if (threadIdx.x < n) a[threadIdx.x] = 0; }
+__global__ void low(const unsigned *row, int *a, unsigned cap) {
+  unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned deg = row[v + 1] - row[v];
+  if (deg > 0 && deg <= cap) c<<<(deg + 127) / 128, 128>>>(a, deg);
+}
+__global__ void hubs(const unsigned *row, int *a) {
+  unsigned v = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned deg = row[v + 1] - row[v];
+  if (deg < 48) return;
+  c<<<(deg + 31) / 32, 32>>>(a, deg);
+}
+__global__ void either(const unsigned *row, int *a, unsigned cap) {
+  unsigned deg = row[threadIdx.x + 1] - row[threadIdx.x];
+  if (deg <= cap) c<<<(deg + 31) / 32, 32>>>(a, deg);
+}
+__global__ void grown(const unsigned *row, int *a) {
+  unsigned deg = row[threadIdx.x + 1] - row[threadIdx.x];
+  if (deg <= 8) {
+    deg *= 64;
+    c<<<(deg + 31) / 32, 32>>>(a, deg);
+  }
+}
+void run(const unsigned *row, int *a, unsigned n) {
+  const unsigned cap = 16u;
+  low<<<n / 128, 128>>>(row, a, cap);
+  hubs<<<n / 128, 128>>>(row, a);
+  either<<<1, 32>>>(row, a, 8u);
+  either<<<1, 32>>>(row, a, 12u);
+  grown<<<1, 32>>>(row, a);
+}
+)"),
+                        o);
+  ASSERT_TRUE(bool(tu)) << llvm::toString(tu.takeError());
+  std::map<std::string, const LaunchSite *> byParent;
+  for (const LaunchSite &l : (*tu)->model().launches)
+    if (l.deviceSide) byParent[l.parent] = &l;
+  ASSERT_EQ(byParent.size(), 4u);
+  EXPECT_EQ(byParent["low"]->childAtLeast.value_or(-1), 1);
+  EXPECT_EQ(byParent["low"]->childAtMost.value_or(-1), 16);
+  EXPECT_EQ(byParent["low"]->childBoundSpan.begin.line, 5u);
+  EXPECT_EQ(byParent["hubs"]->childAtLeast.value_or(-1), 48);
+  EXPECT_FALSE(byParent["hubs"]->childAtMost);
+  EXPECT_FALSE(byParent["either"]->childAtMost);
+  EXPECT_FALSE(byParent["grown"]->childAtMost);
+}
+
 TEST(Analysis, PreambleIsReusedAcrossEdits) {
   TempDir d;
   std::string path = d.file("k.cu", std::string("#include <cuda_runtime.h>\n") + kTmv);

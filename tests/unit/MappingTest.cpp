@@ -1088,6 +1088,44 @@ TEST(MappingCost, AnOutlierOverTheThresholdIsLaunchedNotWalkedSerially) {
   EXPECT_GT(t2048->estimateUs, 2 * t32->estimateUs) << t32->costWhy << " | " << t2048->costWhy;
 }
 
+TEST(MappingCost, AGuardOnTheChildSizeLaunchesOnlyTheChildrenInside) {
+  // Only children of at most 16 threads are launched (set 19, edge gaps:
+  // `deg > 0 && deg <= max_deg` on a regular graph): none is a hub, so the
+  // longest child the block buffer runs in a parent thread is 16, not a
+  // hub's 256 (measured, H200: dbuf-shared-launch-256 16 us, estimated 47 us).
+  FileModel m = neighbourSum();
+  MappingConfig cfg;
+  cfg.gpu = *gpuTargetNamed("h200");
+  cfg.sizes = {{"n", 32768}, {"degree", 14.9}, {"NS_CHILD_BLOCK", 128}};
+  cfg.skew = 0.09;
+  auto unbounded = rankMappingsOf(m, cfg, true, 1);
+  m.launches[1].childAtLeast = 1;
+  m.launches[1].childAtMost = 16;
+  auto bounded = rankMappingsOf(m, cfg, true, 1);
+  ASSERT_TRUE(unbounded && bounded);
+  const Mapping *before = find(*unbounded, "promoted-block-buffer-256"),
+                *after = find(*bounded, "promoted-block-buffer-256");
+  ASSERT_TRUE(before && after);
+  EXPECT_LT(after->estimateUs, 0.5 * before->estimateUs) << before->costWhy << " | " << after->costWhy;
+  EXPECT_TRUE(std::any_of(bounded->assumptions.begin(), bounded->assumptions.end(), [](const std::string &a) {
+    return a.find("runs only for children of 1 to 16 threads") != std::string::npos;
+  }));
+  // At least 48 on a power-law graph of mean 30: about one parent in five
+  // launches, so the original makes a fifth of the device launches.
+  m.launches[1].childAtLeast = 48;
+  m.launches[1].childAtMost.reset();
+  cfg.sizes = {{"n", 32768}, {"degree", 29.7}, {"NS_CHILD_BLOCK", 32}};
+  cfg.skew = 0.62;
+  auto hubs = rankMappingsOf(m, cfg, true, 1);
+  m.launches[1].childAtLeast.reset();
+  auto all = rankMappingsOf(m, cfg, true, 1);
+  ASSERT_TRUE(hubs && all);
+  const Mapping *fewer = find(*hubs, "child-grid"), *every = find(*all, "child-grid");
+  ASSERT_TRUE(fewer && every);
+  EXPECT_LT(fewer->estimateUs, 0.35 * every->estimateUs) << fewer->costWhy << " | " << every->costWhy;
+  EXPECT_GT(fewer->estimateUs, 0.1 * every->estimateUs) << fewer->costWhy << " | " << every->costWhy;
+}
+
 TEST(MappingCost, CoarsenedChildrenHideLessLatency) {
   // Coarsening a child that loops by c leaves 1/c of its threads, each
   // walking c children's loops in turn (training, H200: overlap and

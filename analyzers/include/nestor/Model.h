@@ -340,6 +340,14 @@ struct LaunchSite {
   std::vector<std::string> reasons;   ///< why not serialisable
   std::vector<SourceSpan> reasonSpans;
   bool followedByDeviceSync = false;
+  /// Bounds on the child's size that the launch is guarded by: the launch
+  /// runs only where `threads` (a variable of the parent) is at least /
+  /// at most this (`if (deg > 0 && deg <= max_deg) child<<<...>>>`, or an
+  /// early `if (deg < 48) return;`), the bound a constant or a parameter of
+  /// the parent that every host launch of it in this file passes as one.
+  /// The mapping model launches only the children inside the bounds.
+  std::optional<double> childAtLeast, childAtMost;
+  SourceSpan childBoundSpan; ///< the guard (the first one found)
 };
 
 /// A host launch in another translation unit of the project.

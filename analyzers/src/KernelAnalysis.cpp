@@ -155,6 +155,13 @@ void addKernels(AnalyzedTU &tu, const std::vector<const FunctionDecl *> &functio
     std::set<const FunctionDecl *> seen;
     index.reach(fd, seen);
     k.isRecursive = seen.count(fd->getCanonicalDecl()) > 0;
+    // Code clang could not parse in a function the kernel calls (any depth,
+    // headers too) is unknown code of the kernel's: a macro the build defines
+    // and Nestor was not told of may read the thread's identity there.
+    for (const FunctionDecl *c : seen)
+      if (c != fd->getCanonicalDecl())
+        if (const FunctionFacts *cf = index.factsOf(c))
+          k.unparsed.insert(k.unparsed.end(), cf->unparsed.begin(), cf->unparsed.end());
     k.branchesOnGather = branchingOnGather.count(fd) > 0;
     for (const LoopSite &l : model.loops)
       if (l.function == k.name) k.loops.push_back(l.id);

@@ -113,6 +113,15 @@ void placeParseErrors(FileModel &model) {
     if (isUnknownCode(d))
       for (LoopSite &l : model.loops)
         if (encloses(l.span, d.span)) l.unparsed.push_back(d.span);
+  // A loop's rewrite moves or reshapes the kernel around it too (CUDA-NP
+  // renames its thread identity, the templates replay rows on other
+  // threads): unknown code anywhere in the kernel, or in a function it
+  // calls, is unknown code for the loop (LoopSite::collectiveRefusal says
+  // where).
+  for (LoopSite &l : model.loops)
+    if (const Kernel *k = l.inKernel ? model.findKernel(l.function) : nullptr)
+      for (const SourceSpan &at : k->unparsed)
+        if (!encloses(l.span, at)) l.unparsed.push_back(at);
   // In source order, so that the first is the one reported.
   for (LoopSite &l : model.loops)
     std::sort(l.unparsed.begin(), l.unparsed.end(),

@@ -4,6 +4,7 @@
 
 #include "nestor/AstText.h"
 #include "nestor/Inference.h"
+#include "nestor/RefusalText.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -296,6 +297,14 @@ Applicability scanChild(const AnalyzedTU &tu, const FunctionDecl *child, ChildSc
   const auto *body = llvm::dyn_cast_or_null<CompoundStmt>(child->getBody());
   if (!body) return Applicability::no("child kernel " + child->getNameAsString() + " has no body");
   const ASTContext &ctx = tu.astContext();
+  // Code clang could not parse in the kernel or a function it calls (a
+  // macro the build defines, a header Nestor was not given) may read the
+  // built-ins the rewrite replaces.
+  if (const Kernel *k = tu.model().findKernel(child->getNameAsString()); k && !k->unparsed.empty())
+    return Applicability::no("'" + k->name + "' has code clang could not parse (" +
+                                 lineRef(k->unparsed.front(), tu.model().file) +
+                                 "): which thread or block it reads is unknown (fix the parse error first)",
+                             k->unparsed.front());
   out.bodyBegin = offsetOf(tu, body->getLBracLoc());
   out.bodyEnd = offsetOf(tu, body->getRBracLoc()) + 1;
   out.declEnd = out.bodyEnd;

@@ -217,10 +217,17 @@ struct LoopSite {
   std::optional<LoopCarriedDependence> collectiveRefusal() const {
     // Not a collective, but no pragma vouches for code that did not parse
     // either: the rewrite would move what nobody has read.
-    if (!unparsed.empty())
-      return LoopCarriedDependence{"", "the loop has code clang could not parse, so what it reads, writes or "
-                                       "synchronises is unknown (fix the parse error first)",
-                                   unparsed.front()};
+    if (!unparsed.empty()) {
+      const SourceSpan &at = unparsed.front();
+      const bool inLoop = at.file == span.file && span.begin.offset <= at.begin.offset && at.begin.offset <= span.end.offset;
+      return LoopCarriedDependence{"",
+                                   inLoop ? "the loop has code clang could not parse, so what it reads, writes or "
+                                            "synchronises is unknown (fix the parse error first)"
+                                          : "the kernel has code clang could not parse outside the loop (in its body "
+                                            "or a function it calls), so what it does with the thread's identity is "
+                                            "unknown (fix the parse error first)",
+                                   at};
+    }
     if (!collectives.empty())
       return LoopCarriedDependence{collectives.front().name,
                                    "the loop body uses '" + collectives.front().name +

@@ -57,3 +57,8 @@ nestor_rewrite_listed(dp.graph_by_value_mapping_not_made INPUT ${lonestar_fx} AT
 # grid the helper would read the aggregated grid's blockIdx.
 nestor_rewrite_refusal(dp_header_index_aggregate INPUT ${dp_fx}/header_index_child.cu AT "scale_neighbours<<<" APPLY aggregate
   PARAMS granularity=grid EXPECT "child kernel scale_neighbours calls child_thread(), which reads blockIdx")
+# A child with code clang could not parse: which block or thread it reads is
+# unknown, so it is not moved into an aggregated grid
+# (rewriters/dp_common/tests/unparsed_child.cu; coarsen's test covers a helper).
+nestor_rewrite_refusal(dp_unparsed_child_aggregate INPUT ${dp_fx}/unparsed_child.cu AT "^" APPLY aggregate
+                       PARAMS granularity=grid EXPECT "'group_scale' has code clang could not parse (line 10)")

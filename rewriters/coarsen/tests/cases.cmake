@@ -22,3 +22,7 @@ nestor_rewrite_refusal(dp_threshold_after_coarsen INPUT examples/graph/bfs.cu AT
 
 # Launch arguments of class type, copied (family.cmake).
 nestor_dp_argument_copy_cases(coarsen)
+# A child whose helper has code clang could not parse: coarsening renames the
+# child's blockIdx, which that code may read (rewriters/dp_common/tests/unparsed_child.cu).
+nestor_rewrite_refusal(dp_unparsed_helper_coarsen INPUT rewriters/dp_common/tests/unparsed_child.cu AT "^dropped"
+                       APPLY coarsen PARAMS factor=2 EXPECT "'scale_span' has code clang could not parse (line 38)")

@@ -328,3 +328,12 @@ nestor_rewrite_refusal(loops.np_callee_virtual INPUT ${indirect_fx} AT "${dense_
   APPLY np PARAMS slaves=4 np_type=inter EXPECT "the kernel calls through 'row', and Nestor cannot see")
 nestor_rewrite_listed(loops.np_callee_final_offered INPUT ${indirect_fx} AT "${dense_j}" AFTER "row_norms_final("
   EXPECT "np: #")
+# Code clang could not parse outside the loop (a shift the build defines, in
+# the kernel or in a helper): it may read the thread's identity, which CUDA-NP
+# renames (tests/soundness/cases/unparsed.cu).
+nestor_rewrite_refusal(loops.np_unparsed_outside_loop INPUT tests/soundness/cases/unparsed.cu AT "for (int i = 0"
+  AFTER "row_from_the_build(" APPLY np PARAMS slaves=4 np_type=intra
+  EXPECT "the kernel has code clang could not parse outside the loop")
+nestor_rewrite_refusal(loops.np_unparsed_helper_outside_loop INPUT tests/soundness/cases/unparsed.cu
+  AT "for (int i = 0" AFTER "row_from_unparsed_helper(" APPLY np PARAMS slaves=4 np_type=intra
+  EXPECT "the kernel has code clang could not parse outside the loop (in its body or a function it calls)")

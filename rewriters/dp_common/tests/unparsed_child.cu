@@ -1,9 +1,9 @@
 // A child with code clang could not parse: its cooperative-groups barrier
 // names a namespace whose header is not included (an include path the
 // analysis was not given). Nothing is known of whether it synchronises, so
-// no rewrite runs its threads one after another in another thread (threshold
-// and the launch templates refuse, naming the line). The file does not
-// compile; only refusal tests use it.
+// no rewrite runs its threads in another thread or renames its built-ins
+// (threshold, the launch templates, aggregation and coarsening refuse, naming
+// the line). The file does not compile; only refusal tests use it.
 __global__ void group_scale(float *x, unsigned first, unsigned n) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) x[first + i] *= 2.0f;

@@ -64,6 +64,40 @@ __global__ void unparsed_helper(float *a, const float *b) {
   a[t] = s;
 }
 
+// A helper whose only statement clang dropped (a macro from a missing -D):
+// its body looks empty, and pure, where nvcc builds a scaling.
+__device__ float scaled(float x) { return x * GAIN_FROM_THE_BUILD; }
+
+__global__ void dropped_helper(float *a, const float *b) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0;
+  for (int i = 0; i < N; ++i) // truth: unproven
+    s += scaled(b[t * N + i]);
+  a[t] = s;
+}
+
+// The row itself comes from code clang dropped, outside the loop: a shift
+// the build defines may read threadIdx, which a rewrite of the loop renames
+// or moves to another thread.
+__global__ void row_from_the_build(float *a, const float *b) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x + ROW_SHIFT_FROM_THE_BUILD;
+  float s = 0;
+  for (int i = 0; i < N; ++i) // truth: unproven
+    s += b[t * N + i];
+  a[t] = s;
+}
+
+// The same through a helper that did not parse.
+__device__ int shifted_row() { return blockIdx.x * blockDim.x + threadIdx.x + ROW_SHIFT_FROM_THE_BUILD; }
+
+__global__ void row_from_unparsed_helper(float *a, const float *b) {
+  int t = shifted_row();
+  float s = 0;
+  for (int i = 0; i < N; ++i) // truth: unproven
+    s += b[t * N + i];
+  a[t] = s;
+}
+
 // Parsed in full: the errors above do not spread to it.
 __global__ void row_sums(float *a, const float *b) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;

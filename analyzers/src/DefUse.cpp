@@ -76,17 +76,22 @@ void walk(const Stmt *s, const VarDecl *vd, std::vector<const Stmt *> &stack, bo
 
 } // namespace
 
-const Expr *singleDefinition(const VarDecl *vd) {
-  if (!vd || isa<ParmVarDecl>(vd) || !vd->hasLocalStorage() || !vd->hasInit()) return nullptr;
+bool onlyDeclarationWrites(const VarDecl *vd) {
+  if (!vd || !vd->hasLocalStorage()) return false;
   QualType t = vd->getType();
-  if (t->isReferenceType() || t->isArrayType() || t.isVolatileQualified()) return nullptr;
-  if (t.isConstQualified() && !t->isRecordType()) return vd->getInit(); // nothing may write it
+  if (t->isReferenceType() || t->isArrayType() || t.isVolatileQualified()) return false;
+  if (t.isConstQualified() && !t->isRecordType()) return true; // nothing may write it
   const auto *fd = dyn_cast_or_null<FunctionDecl>(vd->getParentFunctionOrMethod());
-  if (!fd || !fd->hasBody()) return nullptr;
+  if (!fd || !fd->hasBody()) return false;
   bool written = false;
   std::vector<const Stmt *> stack;
   walk(fd->getBody(), vd, stack, written);
-  return written ? nullptr : vd->getInit();
+  return !written;
+}
+
+const Expr *singleDefinition(const VarDecl *vd) {
+  if (!vd || isa<ParmVarDecl>(vd) || !vd->hasInit()) return nullptr;
+  return onlyDeclarationWrites(vd) ? vd->getInit() : nullptr;
 }
 
 const VarDecl *singleDefinitionLocal(const Expr *e) {

@@ -9,12 +9,13 @@
 #include "ModelParts.h"
 #include "nestor/Analysis.h"
 #include "nestor/AstText.h"
+#include "nestor/DefUse.h"
+#include "nestor/StatementEffects.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 
 #include <algorithm>
@@ -24,34 +25,6 @@ namespace nestor {
 using namespace clang;
 
 namespace {
-
-const VarDecl *namedVar(const Expr *e) {
-  if (!e) return nullptr;
-  if (auto *dre = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts())) return dyn_cast<VarDecl>(dre->getDecl());
-  return nullptr;
-}
-
-/// True when `vd` is written anywhere in `body` after its declaration
-/// (assigned, incremented, or its address taken): a guard on it then says
-/// nothing certain about its value at the launch.
-bool writtenIn(const Stmt *body, const VarDecl *vd) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const VarDecl *vd;
-    bool found = false;
-    bool VisitBinaryOperator(BinaryOperator *bo) {
-      if (bo->isAssignmentOp() && namedVar(bo->getLHS()) == vd) found = true;
-      return !found;
-    }
-    bool VisitUnaryOperator(UnaryOperator *uo) {
-      if ((uo->isIncrementDecrementOp() || uo->getOpcode() == UO_AddrOf) && namedVar(uo->getSubExpr()) == vd)
-        found = true;
-      return !found;
-    }
-  } f;
-  f.vd = vd;
-  f.TraverseStmt(const_cast<Stmt *>(body));
-  return f.found;
-}
 
 std::optional<double> constantValue(const Expr *e, const ASTContext &ctx) {
   e = e->IgnoreParenImpCasts();
@@ -73,8 +46,8 @@ struct BoundsFinder {
   std::optional<double> valueOf(const Expr *e) const {
     const ASTContext &ctx = tu.astContext();
     if (auto v = constantValue(e, ctx)) return v;
-    auto *pv = dyn_cast_or_null<ParmVarDecl>(namedVar(e));
-    if (!pv || pv->getDeclContext() != parent || writtenIn(parent->getBody(), pv)) return std::nullopt;
+    auto *pv = dyn_cast_or_null<ParmVarDecl>(referencedVar(e));
+    if (!pv || pv->getDeclContext() != parent || !onlyDeclarationWrites(pv)) return std::nullopt;
     const unsigned index = pv->getFunctionScopeIndex();
     std::optional<double> value;
     for (const LaunchSite &h : tu.model().launches) {
@@ -103,9 +76,9 @@ struct BoundsFinder {
     }
     if (!bo->isComparisonOp()) return;
     const Expr *other = nullptr;
-    if (namedVar(bo->getLHS()) == size) {
+    if (referencedVar(bo->getLHS()) == size) {
       other = bo->getRHS();
-    } else if (namedVar(bo->getRHS()) == size) {
+    } else if (referencedVar(bo->getRHS()) == size) {
       other = bo->getLHS();
       op = BinaryOperator::reverseComparisonOp(op);
     } else {
@@ -172,18 +145,12 @@ void boundLaunchSizes(AnalyzedTU &tu) {
     // The child's size is one variable of the parent (`deg`, the numerator of
     // the grid's ceiling division, or the block): find it in the configuration.
     const VarDecl *size = nullptr;
-    struct Find : RecursiveASTVisitor<Find> {
-      const std::string *name;
-      const VarDecl *found = nullptr;
-      bool VisitDeclRefExpr(DeclRefExpr *dre) {
-        if (auto *vd = dyn_cast<VarDecl>(dre->getDecl()); vd && vd->getName() == *name) found = vd;
-        return !found;
-      }
-    } find;
-    find.name = &*l.threads;
-    find.TraverseStmt(const_cast<CallExpr *>(kc->getConfig()));
-    size = find.found;
-    if (!size || !size->getType()->isIntegerType() || writtenIn(parent->getBody(), size)) continue;
+    forEachNode(kc->getConfig(), [&](const Stmt *n) {
+      if (const VarDecl *vd = isa<DeclRefExpr>(n) ? referencedVar(cast<DeclRefExpr>(n)) : nullptr;
+          vd && vd->getName() == *l.threads)
+        size = vd;
+    });
+    if (!size || !size->getType()->isIntegerType() || !onlyDeclarationWrites(size)) continue;
     BoundsFinder b{tu, parent, size, std::nullopt, std::nullopt, {}};
     b.from(kc);
     if (b.lo && b.hi && *b.lo > *b.hi) continue; // contradictory: no child at all, or a misread

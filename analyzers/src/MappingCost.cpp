@@ -358,14 +358,21 @@ double lognormalMeanOver(double x, double mean, double sigma) {
   const double mu = std::log(mean) - sigma * sigma / 2;
   return mean * 0.5 * std::erfc((std::log(x) - mu - sigma * sigma) / (sigma * std::sqrt(2.0)));
 }
+/// The sizes a guard keeps, as the edges of a continuous range (integer
+/// sizes: `deg <= 16` keeps 16 and drops 17); 0 where there is no bound.
+std::pair<double, double> keptRange(double atLeast, double atMost) {
+  return {atLeast > 0 ? atLeast - 0.5 : 0, atMost > 0 ? atMost + 0.5 : 0};
+}
+/// Share of the sizes between `from` and `to` (0: no upper edge).
+double shareBetween(double from, double to, double mean, double sigma) {
+  return lognormalOver(from, mean, sigma) - (to > 0 ? lognormalOver(to, mean, sigma) : 0);
+}
 } // namespace
 
 double LaunchCostInput::bound(double atLeast, double atMost) {
-  // Integer sizes: a guard `deg <= 16` keeps 16 and drops 17.
   const double sigma = skew <= 0 ? 0 : logSpread();
-  const double lo = atLeast > 0 ? atLeast - 0.5 : 0, hi = atMost > 0 ? atMost + 0.5 : 0;
-  const double over = lognormalOver(lo, C, sigma), overHigh = hi > 0 ? lognormalOver(hi, C, sigma) : 0;
-  double share = over - overHigh;
+  const auto [lo, hi] = keptRange(atLeast, atMost);
+  double share = shareBetween(lo, hi, C, sigma);
   double mean = share > 0 ? (lognormalMeanOver(lo, C, sigma) - (hi > 0 ? lognormalMeanOver(hi, C, sigma) : 0)) / share : 0;
   // Regular sizes outside the bounds, or a guard the stated sizes do not
   // reach: the model still launches one child, at the nearer bound.
@@ -385,11 +392,10 @@ double LaunchCostInput::shareOver(double limit) const {
   if (unboundedC > 0) {
     // Of the children inside the bounds, those over `limit`.
     const double sigma = skew <= 0 ? 0 : logSpread();
-    const double lo = boundLow > 0 ? boundLow - 0.5 : 0, hi = boundHigh > 0 ? boundHigh + 0.5 : 0;
-    const double inside = lognormalOver(lo, unboundedC, sigma) - (hi > 0 ? lognormalOver(hi, unboundedC, sigma) : 0);
+    const auto [lo, hi] = keptRange(boundLow, boundHigh);
+    const double inside = shareBetween(lo, hi, unboundedC, sigma);
     if (!(inside > 0)) return C > limit ? 1.0 : 0.0;
-    const double over = lognormalOver(std::max(limit, lo), unboundedC, sigma) -
-                        (hi > 0 ? lognormalOver(std::max(limit, hi), unboundedC, sigma) : 0);
+    const double over = shareBetween(std::max(limit, lo), hi > 0 ? std::max(limit, hi) : 0, unboundedC, sigma);
     return std::clamp(over / inside, 0.0, 1.0);
   }
   if (skew <= 0) return C > limit ? 1.0 : 0.0;
@@ -400,8 +406,7 @@ double LaunchCostInput::shareOver(double limit) const {
   // 25/8/1.9/0.3% and 45/20/6/1.4%. The power-law tail measured from C that
   // it replaces gave 100/29/3/0.3% and 100/100/18/2%: every child over a
   // threshold under the mean, most of them under twice the mean.
-  const double sigma = logSpread(), mu = std::log(C) - sigma * sigma / 2;
-  return 0.5 * std::erfc((std::log(std::max(limit, 1e-9)) - mu) / (sigma * std::sqrt(2.0)));
+  return lognormalOver(limit, C, logSpread());
 }
 
 double LaunchCostInput::longestOfTail() const {

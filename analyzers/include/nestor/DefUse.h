@@ -22,6 +22,12 @@
 
 namespace nestor {
 
+/// True when nothing but its declaration writes `vd`, a local variable or a
+/// parameter of scalar type (not a reference, array or volatile): its value
+/// anywhere in the function is the one it started with. Scans the body of the
+/// function that declares it.
+bool onlyDeclarationWrites(const clang::VarDecl *vd);
+
 /// The initialiser of `vd` when it is a local variable (automatic storage,
 /// not a parameter, not an array or a reference) that nothing but its
 /// declaration writes; nullptr otherwise. Scans the body of the function
